@@ -1,0 +1,55 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "napkin",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "napkin", targets: ["napkin"]),
+        .library(name: "NapkinHTTP", targets: ["NapkinHTTP"]),
+        .library(name: "NapkinWeb", targets: ["NapkinWeb"]),
+        .library(name: "NapkinTesting", targets: ["NapkinTesting"]),
+        .executable(name: "RibHouse", targets: ["RibHouse"]),
+        .executable(name: "NapkinBenchmarks", targets: ["NapkinBenchmarks"]),
+    ],
+    targets: [
+        .target(name: "napkin", swiftSettings: strict),
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(name: "NapkinHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+        .target(name: "NapkinWeb", dependencies: ["napkin", "NapkinHTTP"], swiftSettings: strict),
+        .target(name: "NapkinTesting", dependencies: ["napkin", "NapkinWeb", "NapkinHTTP"], swiftSettings: strict),
+        .executableTarget(
+            name: "RibHouse",
+            dependencies: ["napkin", "NapkinWeb", "NapkinHTTP"],
+            path: "Examples/RibHouse",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "NapkinBenchmarks",
+            dependencies: ["napkin", "NapkinHTTP", "NapkinWeb", "NapkinTesting"],
+            exclude: ["Floor"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "napkinTests", dependencies: ["napkin"], swiftSettings: strict),
+        .testTarget(name: "NapkinHTTPTests", dependencies: ["NapkinHTTP"], swiftSettings: strict),
+        .testTarget(
+            name: "NapkinWebTests",
+            dependencies: ["napkin", "NapkinWeb", "NapkinHTTP", "NapkinTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RibHouseTests",
+            dependencies: ["RibHouse", "napkin", "NapkinWeb", "NapkinHTTP", "NapkinTesting"],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
