@@ -1,0 +1,51 @@
+/// The subscriber registry shared by both broadcasters; owned by, and only
+/// used inside, a broadcaster actor.
+struct FanOut<Value: Sendable> {
+    private var mailboxes: [UInt64: Mailbox<Value>] = [:]
+    private var nextID: UInt64 = 0
+    private var sequence: UInt64 = 0
+    private let policy: Mailbox<Value>.Policy
+
+    init(policy: Mailbox<Value>.Policy) {
+        self.policy = policy
+    }
+
+    /// Live subscribers.
+    var count: Int {
+        mailboxes.values.reduce(0) { $0 + ($1.isClosed ? 0 : 1) }
+    }
+
+    /// Registers a new subscriber; `onClose` receives its id when it goes.
+    mutating func add(onClose: @escaping @Sendable (UInt64) -> Void) -> Mailbox<Value> {
+        let id = nextID
+        nextID += 1
+        let mailbox = Mailbox<Value>(policy: policy) { onClose(id) }
+        mailboxes[id] = mailbox
+        return mailbox
+    }
+
+    mutating func remove(_ id: UInt64) {
+        mailboxes[id] = nil
+    }
+
+    /// Offers `value` to one mailbox (a new subscriber's replay).
+    mutating func offer(_ value: Value, to mailbox: Mailbox<Value>) {
+        sequence += 1
+        mailbox.push(
+            .init(sequence: sequence, value: value, token: Settlement.current?.enter()),
+            waiter: nil, senderKey: nil)
+    }
+
+    /// Offers `value` to every subscriber, registering `waiter` with each
+    /// one that must come back before an awaited delivery returns.
+    mutating func broadcast(_ value: Value, waiter: DeliveryWaiter?) {
+        sequence += 1
+        let settlement = Settlement.current
+        let senderKey = waiter == nil ? nil : DeliveryContext.currentTaskKey()
+        for mailbox in mailboxes.values {
+            mailbox.push(
+                .init(sequence: sequence, value: value, token: settlement?.enter()),
+                waiter: waiter, senderKey: senderKey)
+        }
+    }
+}

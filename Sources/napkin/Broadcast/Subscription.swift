@@ -1,0 +1,51 @@
+/// One subscriber's view of a broadcaster: an `AsyncSequence` of the values
+/// sent after it subscribed (for a ``StateBroadcaster``, the current value
+/// first).
+///
+/// Iterate it once, from one task. Coming back for the next value is what
+/// acknowledges the previous one to senders that await delivery. The
+/// subscription ends — and the broadcaster forgets it — when the iterating
+/// task is cancelled, or when the sequence and its iterator are released.
+public struct Subscription<Element: Sendable>: AsyncSequence, Sendable {
+    public typealias Failure = Never
+
+    private let handle: Handle
+
+    init(mailbox: Mailbox<Element>) {
+        handle = Handle(mailbox: mailbox)
+    }
+
+    /// Values this subscriber lost because it fell behind a bounded buffer.
+    public var droppedCount: Int { handle.mailbox.droppedCount }
+
+    /// Ends the subscription now: the iterator returns `nil`.
+    public func cancel() {
+        handle.mailbox.close()
+    }
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(handle: handle)
+    }
+
+    /// Iterates a ``Subscription``.
+    public struct Iterator: AsyncIteratorProtocol {
+        fileprivate let handle: Handle
+
+        public mutating func next() async -> Element? {
+            await handle.mailbox.next()
+        }
+    }
+
+    /// Closes the mailbox when the last copy of the sequence or iterator goes.
+    fileprivate final class Handle: Sendable {
+        let mailbox: Mailbox<Element>
+
+        init(mailbox: Mailbox<Element>) {
+            self.mailbox = mailbox
+        }
+
+        deinit {
+            mailbox.close()
+        }
+    }
+}

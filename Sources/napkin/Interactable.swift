@@ -1,0 +1,70 @@
+/// The business logic of a napkin: a `final actor` per feature.
+///
+/// Conform with one stored property and get the whole lifecycle:
+///
+/// ```swift
+/// final actor HomeInteractor: Interactable {
+///     nonisolated let lifecycle = InteractorLifecycle()
+///     func didBecomeActive() async {
+///         task { for await user in await self.users.subscribe() { await self.show(user) } }
+///     }
+/// }
+/// ```
+///
+/// The parent router calls ``activate()`` when it attaches the napkin and
+/// ``deactivate()`` when it detaches it; both are idempotent. Work started
+/// with ``task(priority:_:)`` is bound to the active scope and cancelled on
+/// deactivation — there is nothing to dispose by hand.
+public protocol Interactable: Actor {
+    /// The lifecycle state behind the default implementations.
+    nonisolated var lifecycle: InteractorLifecycle { get }
+
+    /// Called once per activation, after the interactor became active.
+    /// Start subscriptions here with ``task(priority:_:)``.
+    func didBecomeActive() async
+
+    /// Called once per deactivation, after the bound tasks were cancelled.
+    func willResignActive() async
+}
+
+extension Interactable {
+    /// Does nothing; override to start work when the napkin is attached.
+    public func didBecomeActive() async {}
+
+    /// Does nothing; override to flush state when the napkin is detached.
+    public func willResignActive() async {}
+
+    /// Whether the interactor is active now.
+    public nonisolated var isActive: Bool { lifecycle.isActive }
+
+    /// The current active state, then every change; a fresh stream per call.
+    public nonisolated var isActiveStream: AsyncStream<Bool> { lifecycle.isActiveStream }
+
+    /// Makes the interactor active and calls ``didBecomeActive()``. Does
+    /// nothing when it is already active.
+    public func activate() async {
+        guard let activation = lifecycle.beginActivation() else { return }
+        await InteractorLifecycle.$activation.withValue(activation) {
+            await didBecomeActive()
+        }
+    }
+
+    /// Makes the interactor inactive, cancels its bound tasks, then calls
+    /// ``willResignActive()``. Does nothing when it is already inactive.
+    public func deactivate() async {
+        guard lifecycle.endActivation() else { return }
+        await willResignActive()
+    }
+
+    /// Starts `operation` bound to the active scope: it is cancelled when
+    /// the interactor deactivates. On an inactive interactor — or from a
+    /// `didBecomeActive()` that a later deactivation overtook — the work
+    /// never runs and the returned task is already cancelled.
+    @discardableResult
+    public nonisolated func task(
+        priority: TaskPriority? = nil,
+        _ operation: @escaping @Sendable () async -> Void
+    ) -> Task<Void, Never> {
+        lifecycle.bind(priority: priority, operation)
+    }
+}

@@ -1,0 +1,144 @@
+import Synchronization
+
+/// The state machine behind every interactor: active or not, the tasks bound
+/// to the active scope, and the observers of `isActive`.
+///
+/// An interactor owns one as `nonisolated let lifecycle = InteractorLifecycle()`;
+/// the ``Interactable`` extension drives it. It closes the holes an
+/// interactor lifecycle easily leaves open:
+///
+/// - ``Interactable/task(priority:_:)`` on an inactive interactor never runs
+///   the work; it returns an already-cancelled task.
+/// - Finished bound tasks leave the set, so a long-lived interactor does not
+///   grow.
+/// - Every transition bumps a generation. Work that `didBecomeActive()` binds
+///   after a later `deactivate()` already ran belongs to a lost activation
+///   and is refused, so racing calls end in the state of the last one.
+public final class InteractorLifecycle: @unchecked Sendable {
+    // Safe to share: all mutable state lives in `state`, a `Mutex`.
+
+    struct State {
+        var isActive = false
+        var generation: UInt64 = 0
+        var nextID: UInt64 = 0
+        var tasks: [UInt64: Task<Void, Never>] = [:]
+        var observers: [UInt64: AsyncStream<Bool>.Continuation] = [:]
+    }
+
+    /// The activation an interactor's `didBecomeActive()` runs in, so that
+    /// the tasks it binds can be refused once that activation is stale.
+    struct Activation: Sendable {
+        let lifecycle: ObjectIdentifier
+        let generation: UInt64
+    }
+
+    @TaskLocal static var activation: Activation?
+
+    private let state = Mutex(State())
+
+    /// Creates an inactive lifecycle.
+    public init() {}
+
+    deinit {
+        // Backstop: an interactor released while active takes its work with it.
+        let (tasks, observers) = state.withLock { ($0.tasks.values, $0.observers.values) }
+        for task in tasks { task.cancel() }
+        for observer in observers { observer.finish() }
+    }
+
+    /// Whether the interactor is active now.
+    public var isActive: Bool {
+        state.withLock { $0.isActive }
+    }
+
+    /// The number of bound tasks still running (finished ones are removed).
+    public var boundTaskCount: Int {
+        state.withLock { $0.tasks.count }
+    }
+
+    /// The current state, then every change. Each call returns a fresh
+    /// stream; a slow reader sees the latest state (older ones are dropped).
+    public var isActiveStream: AsyncStream<Bool> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(1))
+        let id = state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            state.observers[id] = continuation
+            continuation.yield(state.isActive)
+            return id
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.observers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Marks the lifecycle active; `nil` when it already was.
+    func beginActivation() -> Activation? {
+        state.withLock { state in
+            guard !state.isActive else { return nil }
+            state.isActive = true
+            state.generation += 1
+            for observer in state.observers.values { observer.yield(true) }
+            return Activation(lifecycle: ObjectIdentifier(self), generation: state.generation)
+        }
+    }
+
+    /// Marks the lifecycle inactive and cancels its bound tasks; `false`
+    /// when it already was inactive.
+    func endActivation() -> Bool {
+        let tasks: [Task<Void, Never>]? = state.withLock { state in
+            guard state.isActive else { return nil }
+            state.isActive = false
+            state.generation += 1
+            for observer in state.observers.values { observer.yield(false) }
+            let tasks = Array(state.tasks.values)
+            state.tasks.removeAll()
+            return tasks
+        }
+        guard let tasks else { return false }
+        for task in tasks { task.cancel() }
+        return true
+    }
+
+    /// Starts `operation` bound to the active scope, or refuses it.
+    func bind(
+        priority: TaskPriority?,
+        _ operation: @escaping @Sendable () async -> Void
+    ) -> Task<Void, Never> {
+        let activation = Self.activation
+        // Work bound while an event settles counts until it first waits
+        // for input (or ends): see `Settlement`.
+        let token = Settlement.current?.enter()
+        let bound: Task<Void, Never>? = state.withLock { state in
+            guard state.isActive else { return nil }
+            if let activation, activation.lifecycle == ObjectIdentifier(self),
+                activation.generation != state.generation
+            {
+                return nil
+            }
+            let id = state.nextID
+            state.nextID += 1
+            // Made under the lock, so the task's own removal below always
+            // finds it registered.
+            let task = Task(priority: priority) { [weak self] in
+                await Settlement.Token.$current.withValue(token) {
+                    await operation()
+                }
+                token?.leave()
+                self?.finish(id)
+            }
+            state.tasks[id] = task
+            return task
+        }
+        if let bound { return bound }
+        token?.leave()
+        let refused = Task<Void, Never> {}
+        refused.cancel()
+        return refused
+    }
+
+    private func finish(_ id: UInt64) {
+        _ = state.withLock { $0.tasks.removeValue(forKey: id) }
+    }
+}

@@ -1,0 +1,140 @@
+/// A router owns a napkin's place in the tree: its interactor and its
+/// children. Routers live on the main actor, where tree changes are
+/// serialized.
+@MainActor
+public protocol Routing: AnyObject, Sendable {
+    /// The napkin's interactor, driven by this router's parent.
+    var interactable: any Interactable { get }
+
+    /// The attached children, in attach order.
+    var children: [any Routing] { get }
+
+    /// Loads the router: runs `didLoad()` the first time, and only then.
+    func load() async
+
+    /// Attaches `child`: activates its subtree, then loads it.
+    func attachChild(_ child: any Routing) async
+
+    /// Detaches `child`: deactivates its whole subtree, deepest first, then
+    /// forgets it.
+    func detachChild(_ child: any Routing) async
+
+    /// Activates this router's interactor and those of its subtree, top down.
+    func activateSubtree() async
+
+    /// Deactivates this router's subtree, deepest first, ending with its own
+    /// interactor.
+    func deactivateSubtree() async
+}
+
+/// The router of a napkin without a view.
+///
+/// Subclass it, keep references to the children you attach, and override
+/// ``didLoad()`` to attach permanent children:
+///
+/// ```swift
+/// final class RootRouter: Router<RootInteractor>, RootRouting {
+///     func routeToHome() async {
+///         let home = await homeBuilder.build(withListener: interactor)
+///         await attachChild(home)
+///     }
+/// }
+/// ```
+///
+/// Misuse is tolerated: attaching a child twice or detaching a router that
+/// is not a child does nothing (and is reported in debug builds through
+/// ``Diagnostics``), so the tree never holds a duplicate and never
+/// deactivates a stranger.
+@MainActor
+open class Router<InteractorType: Interactable>: Routing {
+    /// This napkin's interactor.
+    public let interactor: InteractorType
+
+    /// The attached children, in attach order.
+    public private(set) final var children: [any Routing] = []
+
+    private var loadState = LoadState.notLoaded
+
+    private enum LoadState {
+        case notLoaded
+        case loading([CheckedContinuation<Void, Never>])
+        case loaded
+    }
+
+    /// Creates a router for `interactor`.
+    public init(interactor: InteractorType) {
+        self.interactor = interactor
+    }
+
+    /// The interactor, as any ``Interactable``.
+    public final var interactable: any Interactable { interactor }
+
+    /// Called once, the first time the router is loaded (right after its
+    /// napkin is first attached or launched). Attach permanent children here.
+    open func didLoad() async {}
+
+    /// Whether ``didLoad()`` has completed.
+    public final var isLoaded: Bool {
+        if case .loaded = loadState { return true }
+        return false
+    }
+
+    public final func load() async {
+        guard case .notLoaded = loadState else { return }
+        loadState = .loading([])
+        await didLoad()
+        if case .loading(let waiters) = loadState {
+            for waiter in waiters { waiter.resume() }
+        }
+        loadState = .loaded
+    }
+
+    /// Returns once ``didLoad()`` has completed, loading the router first if
+    /// nobody has.
+    public final func loaded() async {
+        switch loadState {
+        case .loaded:
+            return
+        case .notLoaded:
+            await load()
+        case .loading(var waiters):
+            await withCheckedContinuation { continuation in
+                waiters.append(continuation)
+                loadState = .loading(waiters)
+            }
+        }
+    }
+
+    public final func attachChild(_ child: any Routing) async {
+        guard child !== self, !children.contains(where: { $0 === child }) else {
+            Diagnostics.report("\(type(of: child)) is already attached to \(type(of: self)); attachChild ignored")
+            return
+        }
+        children.append(child)
+        await child.activateSubtree()
+        await child.load()
+    }
+
+    public final func detachChild(_ child: any Routing) async {
+        guard let index = children.firstIndex(where: { $0 === child }) else {
+            Diagnostics.report("\(type(of: child)) is not a child of \(type(of: self)); detachChild ignored")
+            return
+        }
+        children.remove(at: index)
+        await child.deactivateSubtree()
+    }
+
+    public final func activateSubtree() async {
+        await interactor.activate()
+        for child in children {
+            await child.activateSubtree()
+        }
+    }
+
+    public final func deactivateSubtree() async {
+        for child in children.reversed() {
+            await child.deactivateSubtree()
+        }
+        await interactor.deactivate()
+    }
+}

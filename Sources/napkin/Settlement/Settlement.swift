@@ -1,0 +1,141 @@
+import Synchronization
+
+/// Waits for the consequences of an event to be applied.
+///
+/// A platform layer runs an event (a form post calling a listener) inside
+/// ``run(timeout:_:)``. While it runs, napkin's own primitives report the
+/// work they start to the settlement:
+///
+/// - a broadcaster `send` made inside the scope counts each subscriber until
+///   it has processed the value and come back for the next one;
+/// - a task bound with `task { }` inside the scope (or while a subscriber
+///   processes such a value) counts until it first waits for more input or
+///   ends.
+///
+/// `run` returns when all of that is done, or when `timeout` passes. So a
+/// browser redirected after a post, or a test doing POST then GET, sees the
+/// new state without sleeping.
+public final class Settlement: Sendable {
+    private struct State {
+        var outstanding = 0
+        var finished = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    private init() {}
+
+    /// How a settlement ended.
+    public struct Report: Sendable, Equatable {
+        /// `true` when every tracked consequence finished before the timeout.
+        public let settled: Bool
+        /// How many tracked consequences were still running at the end.
+        public let outstanding: Int
+    }
+
+    /// Runs `body`, then waits until the work it set off through napkin's
+    /// primitives is done, for at most `timeout`.
+    public static func run<R>(
+        timeout: Duration,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> R
+    ) async rethrows -> (result: R, report: Report) {
+        let settlement = Settlement()
+        let root = settlement.enter()
+        let result: R
+        do {
+            result = try await Token.$current.withValue(root) { try await body() }
+        } catch {
+            root?.leave()
+            _ = await settlement.finish(timeout: .zero)
+            throw error
+        }
+        root?.leave()
+        let report = await settlement.finish(timeout: timeout)
+        return (result, report)
+    }
+
+    /// The settlement that work started now should report to, if any.
+    static var current: Settlement? {
+        if let token = DeliveryContext.token(), !token.settlement.isFinished {
+            return token.settlement
+        }
+        if let token = Token.current, !token.settlement.isFinished {
+            return token.settlement
+        }
+        return nil
+    }
+
+    private var isFinished: Bool { state.withLock { $0.finished } }
+
+    /// Counts one more piece of outstanding work; `nil` once finished.
+    func enter() -> Token? {
+        let entered = state.withLock { state -> Bool in
+            guard !state.finished else { return false }
+            state.outstanding += 1
+            return true
+        }
+        return entered ? Token(settlement: self) : nil
+    }
+
+    fileprivate func leave() {
+        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+            state.outstanding -= 1
+            guard state.outstanding == 0, let waiter = state.waiter else { return nil }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    private func finish(timeout: Duration) async -> Report {
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            self.expire()
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { state -> Bool in
+                if state.outstanding == 0 || state.finished { return true }
+                state.waiter = continuation
+                return false
+            }
+            if done { continuation.resume() }
+        }
+        timer.cancel()
+        return state.withLock { state in
+            state.finished = true
+            return Report(settled: state.outstanding == 0, outstanding: max(state.outstanding, 0))
+        }
+    }
+
+    private func expire() {
+        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+            state.finished = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+}
+
+extension Settlement {
+    /// One outstanding piece of work; leaving it twice counts once.
+    final class Token: Sendable {
+        /// The token of the work the current task is doing for a settlement.
+        @TaskLocal static var current: Token?
+
+        let settlement: Settlement
+        private let left = Atomic(false)
+
+        init(settlement: Settlement) {
+            self.settlement = settlement
+        }
+
+        func leave() {
+            if left.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
+                settlement.leave()
+            }
+        }
+    }
+}
