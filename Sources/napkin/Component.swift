@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A dependency-injection scope: the `Component` of a napkin provides what
 /// the napkin and its children need.
 ///
@@ -16,12 +14,12 @@ import Synchronization
 /// `shared` is thread-safe: each factory runs at most once per component and
 /// key, however many callers race for it.
 open class Component<DependencyType: Sendable>: Dependency, @unchecked Sendable {
-    // Safe to share: `dependency` is immutable and `cells` is a `Mutex`.
+    // Safe to share: `dependency` is immutable and `cells` is a `Locked` (pthread mutex).
 
     /// The parent's dependency, for this component to read and forward.
     public let dependency: DependencyType
 
-    private let cells = Mutex<[String: SharedInstanceCell]>([:])
+    private let cells = Locked<[String: SharedInstanceCell]>([:])
 
     /// Creates a component on top of its parent's dependency.
     public init(dependency: DependencyType) {

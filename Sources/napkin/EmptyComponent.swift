@@ -7,3 +7,12 @@ open class EmptyComponent: EmptyDependency, @unchecked Sendable {
     /// Creates the empty root component.
     public init() {}
 }
+
+extension Component where DependencyType == any EmptyDependency {
+    /// Creates a root component, whose parent dependency is empty:
+    /// `final class AppComponent: Component<any EmptyDependency>` needs no
+    /// initializer of its own.
+    public convenience init() {
+        self.init(dependency: EmptyComponent())
+    }
+}

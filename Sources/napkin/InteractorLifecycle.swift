@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The state machine behind every interactor: active or not, the tasks bound
 /// to the active scope, and the observers of `isActive`.
 ///
@@ -15,7 +13,7 @@ import Synchronization
 ///   after a later `deactivate()` already ran belongs to a lost activation
 ///   and is refused, so racing calls end in the state of the last one.
 public final class InteractorLifecycle: @unchecked Sendable {
-    // Safe to share: all mutable state lives in `state`, a `Mutex`.
+    // Safe to share: all mutable state lives in `state`, a `Locked` (pthread mutex).
 
     struct State {
         var isActive = false
@@ -34,7 +32,7 @@ public final class InteractorLifecycle: @unchecked Sendable {
 
     @TaskLocal static var activation: Activation?
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates an inactive lifecycle.
     public init() {}

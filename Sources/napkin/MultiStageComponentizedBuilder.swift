@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A builder whose component lives across several stages of one build: a
 /// parent can read ``componentForCurrentBuildPass`` (to build children, or
 /// to prepare values) before it finishes with ``finalStageBuild(withDynamicDependency:)``.
@@ -8,10 +6,10 @@ import Synchronization
 open class MultiStageComponentizedBuilder<ComponentType: Sendable, RouterType, DynamicBuildDependency>:
     Buildable, @unchecked Sendable
 {
-    // Safe to share: `currentComponent` is a `Mutex`; the closure is immutable.
+    // Safe to share: `currentComponent` is a `Locked` (pthread mutex); the closure is immutable.
 
     private let componentBuilder: @Sendable () -> ComponentType
-    private let currentComponent = Mutex<ComponentType?>(nil)
+    private let currentComponent = Locked<ComponentType?>(nil)
 
     /// Creates a builder that makes each pass's component with `componentBuilder`.
     public init(componentBuilder: @escaping @Sendable () -> ComponentType) {

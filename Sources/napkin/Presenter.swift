@@ -1,4 +1,4 @@
-import Observation
+@_exported import Observation
 
 /// What an interactor presents through: a main-actor object, so every call
 /// from an interactor is an explicit `await` onto the main actor.

@@ -6,6 +6,12 @@ public struct DeliveryReport: Sendable, Equatable {
     /// went away) before the timeout.
     public let acknowledged: Int
 
+    /// Creates a report; senders get theirs from `deliver`.
+    public init(subscribers: Int, acknowledged: Int) {
+        self.subscribers = subscribers
+        self.acknowledged = acknowledged
+    }
+
     /// Subscribers that had not come back when the timeout passed.
     public var stalled: Int { subscribers - acknowledged }
 

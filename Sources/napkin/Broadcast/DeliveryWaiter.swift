@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Counts acknowledgements of one awaited delivery and wakes the sender when
 /// all have arrived or the timeout passes, whichever comes first.
 final class DeliveryWaiter: Sendable {
@@ -13,7 +11,7 @@ final class DeliveryWaiter: Sendable {
         var isDone: Bool { expired || (armed && acknowledged >= expected) }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// One more subscriber to wait for; called before ``wait(timeout:)``.
     func expect() {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One subscriber's inbox: values waiting for it, the consumer parked in
 /// `next()`, and the senders waiting for it to come back.
 ///
@@ -32,7 +30,7 @@ final class Mailbox<Value: Sendable>: Sendable {
     }
 
     private let policy: Policy
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let onClose: @Sendable () -> Void
 
     init(policy: Policy, onClose: @escaping @Sendable () -> Void) {

@@ -9,7 +9,7 @@ import Synchronization
 /// back for the next one; work that the consumer starts meanwhile reports to
 /// that settlement.
 enum DeliveryContext {
-    private static let tokens = Mutex<[Int: Settlement.Token]>([:])
+    private static let tokens = Locked<[Int: Settlement.Token]>([:])
     private static let count = Atomic(0)
 
     /// An identity for the current task, stable while it runs.

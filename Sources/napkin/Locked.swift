@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A value guarded by a `pthread` mutex.
+///
+/// napkin uses this instead of `Synchronization.Mutex` because ThreadSanitizer
+/// understands `pthread_mutex_t`, and napkin's suite runs under it: with a
+/// futex-based lock it reports races that cannot happen, and a real race
+/// would hide among them.
+final class Locked<State>: @unchecked Sendable {
+    // Safe to share: every access to `state` happens inside `withLock`,
+    // holding `mutex`.
+    private var state: State
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init(_ state: State) {
+        self.state = state
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with exclusive access to the state.
+    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&state)
+    }
+}

@@ -1,0 +1,120 @@
+import Testing
+import napkin
+
+@Suite("State broadcaster")
+struct StateBroadcasterTests {
+    @Test("a new subscriber gets the current value first, then every change")
+    func replaysCurrentValue() async {
+        let broadcaster = StateBroadcaster("a")
+        await broadcaster.send("b")
+        var iterator = await broadcaster.subscribe().makeAsyncIterator()
+        #expect(await iterator.next() == "b")
+        await broadcaster.send("c")
+        #expect(await iterator.next() == "c")
+    }
+
+    @Test("one send fans out to every subscriber, each with its own sequence")
+    func fanOut() async {
+        let broadcaster = StateBroadcaster(0)
+        var iterators = [Subscription<Int>.Iterator]()
+        for _ in 0..<100 { iterators.append(await broadcaster.subscribe().makeAsyncIterator()) }
+        for index in iterators.indices {
+            #expect(await iterators[index].next() == 0)
+        }
+        await broadcaster.send(42)
+        for index in iterators.indices {
+            #expect(await iterators[index].next() == 42)
+        }
+        #expect(await broadcaster.subscriberCount == 100)
+    }
+
+    @Test("a stalled subscriber holds only the latest value")
+    func stalledKeepsLatest() async {
+        let broadcaster = StateBroadcaster(0)
+        var iterator = await broadcaster.subscribe().makeAsyncIterator()
+        for value in 1...10_000 { await broadcaster.send(value) }
+        #expect(await iterator.next() == 10_000)
+    }
+
+    @Test("a cancelled subscriber is removed and its loop ends")
+    func cancellationRemoves() async {
+        let broadcaster = StateBroadcaster(0)
+        let subscription = await broadcaster.subscribe()
+        let started = AsyncStream.makeStream(of: Int.self)
+        let consumer = Task {
+            for await value in subscription { started.continuation.yield(value) }
+            return "ended"
+        }
+        for await _ in started.stream { break }
+        #expect(await broadcaster.subscriberCount == 1)
+        consumer.cancel()
+        #expect(await consumer.value == "ended")
+        #expect(await broadcaster.subscriberCount == 0)
+    }
+
+    @Test("releasing a subscription without iterating it removes it")
+    func releaseRemoves() async {
+        let broadcaster = StateBroadcaster(0)
+        do { _ = await broadcaster.subscribe() }
+        #expect(await broadcaster.subscriberCount == 0)
+    }
+
+    @Test("deliver returns after every subscriber processed the value")
+    func awaitedDelivery() async {
+        let broadcaster = StateBroadcaster(0)
+        let seen = EventLog()
+        var consumers: [Task<Void, Never>] = []
+        for index in 0..<20 {
+            let subscription = await broadcaster.subscribe()
+            consumers.append(Task {
+                for await value in subscription {
+                    await Task.yield()
+                    seen.append("\(index):\(value)")
+                }
+            })
+        }
+        let report = await broadcaster.deliver(7)
+        #expect(report == DeliveryReport(subscribers: 20, acknowledged: 20))
+        #expect(seen.all.filter { $0.hasSuffix(":7") }.count == 20)
+        for consumer in consumers { consumer.cancel() }
+    }
+
+    @Test("a stalled subscriber cannot hold deliver past its timeout; the stall is reported")
+    func stalledDeliveryTimesOut() async {
+        let broadcaster = StateBroadcaster(0)
+        let subscription = await broadcaster.subscribe()
+        let taken = AsyncStream.makeStream(of: Int.self)
+        // Takes one value, then never comes back for the next.
+        let stalled = Task {
+            var iterator = subscription.makeAsyncIterator()
+            taken.continuation.yield(await iterator.next() ?? -1)
+            try? await Task.sleep(for: .seconds(3600))
+        }
+        for await _ in taken.stream { break }
+        let log = EventLog()
+        let report = await Diagnostics.$handler.withValue({ log.append($0) }) {
+            await broadcaster.deliver(1, timeout: .milliseconds(50))
+        }
+        #expect(report.subscribers == 1)
+        #expect(report.stalled == 1)
+        #expect(log.all.first?.contains("stalled") == true)
+        stalled.cancel()
+    }
+
+    @Test("a subscriber that delivers from inside its own loop does not deadlock")
+    func deliverFromOwnLoop() async {
+        let broadcaster = StateBroadcaster(0)
+        let subscription = await broadcaster.subscribe()
+        let reports = AsyncStream.makeStream(of: DeliveryReport.self)
+        let consumer = Task {
+            for await value in subscription where value == 1 {
+                reports.continuation.yield(await broadcaster.deliver(2, timeout: .seconds(30)))
+            }
+        }
+        await broadcaster.send(1)
+        var iterator = reports.stream.makeAsyncIterator()
+        let report = await iterator.next()
+        #expect(report == DeliveryReport(subscribers: 0, acknowledged: 0))
+        consumer.cancel()
+    }
+}

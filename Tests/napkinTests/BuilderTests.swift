@@ -1,0 +1,57 @@
+import Testing
+import napkin
+
+private final class LeafComponent: Sendable {
+    let label: String
+    init(label: String) { self.label = label }
+}
+
+private final class LeafBuilder: ComponentizedBuilder<LeafComponent, String, Int, String>, @unchecked Sendable {
+    // Safe to share: adds no stored state.
+    override func build(with component: LeafComponent, _ dynamicBuildDependency: Int) async -> String {
+        "\(component.label)#\(dynamicBuildDependency)"
+    }
+}
+
+private final class SimpleLeafBuilder: SimpleComponentizedBuilder<LeafComponent, String>, @unchecked Sendable {
+    // Safe to share: adds no stored state.
+    override func build(with component: LeafComponent) async -> String {
+        component.label
+    }
+}
+
+private final class StagedBuilder: SimpleMultiStageComponentizedBuilder<LeafComponent, String>, @unchecked Sendable {
+    // Safe to share: adds no stored state.
+    override func finalStageBuild(with component: LeafComponent) async -> String {
+        component.label
+    }
+}
+
+@Suite("Builders")
+@MainActor
+struct BuilderTests {
+    @Test("a componentized builder makes a fresh component per build from the dynamic dependency")
+    func componentizedBuilder() async {
+        let builder = LeafBuilder { LeafComponent(label: $0) }
+        let first = await builder.buildWithComponent(withDynamicBuildDependency: 1, dynamicComponentDependency: "a")
+        let second = await builder.buildWithComponent(withDynamicBuildDependency: 2, dynamicComponentDependency: "b")
+        #expect(first.router == "a#1")
+        #expect(second.router == "b#2")
+        #expect(first.component !== second.component)
+    }
+
+    @Test("a simple componentized builder needs no dynamic values")
+    func simpleBuilder() async {
+        let builder = SimpleLeafBuilder { LeafComponent(label: "leaf") }
+        #expect(await builder.build() == "leaf")
+    }
+
+    @Test("a multi-stage builder keeps its component until the final stage")
+    func multiStage() async {
+        let builder = StagedBuilder { LeafComponent(label: "staged") }
+        let early = builder.componentForCurrentBuildPass
+        #expect(builder.componentForCurrentBuildPass === early)
+        #expect(await builder.finalStageBuild() == "staged")
+        #expect(builder.componentForCurrentBuildPass !== early)
+    }
+}
