@@ -18,7 +18,7 @@ final class ServerCore: Sendable {
         var nextWaiter: UInt64 = 0
     }
 
-    private let live = Mutex(Live())
+    private let live = Locked(Live())
 
     init(responder: any HTTPResponder, maxBodySize: Int, log: @escaping @Sendable (String) -> Void) {
         self.responder = responder

@@ -87,8 +87,8 @@ public struct StaticFiles: HTTPResponder {
 /// Small files by resolved path, keyed by their ETag so a changed file is re-read.
 final class FileCache: Sendable {
     private struct Entry { let etag: String; let bytes: [UInt8] }
-    private let entries = Mutex<[String: Entry]>([:])
-    private let dates = Mutex<[Double: String]>([:])
+    private let entries = Locked<[String: Entry]>([:])
+    private let dates = Locked<[Double: String]>([:])
     static let maxCachedFileSize = 256 * 1024
     static let maxEntries = 512
 
