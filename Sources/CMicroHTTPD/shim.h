@@ -2,7 +2,111 @@
 #define NAPKIN_CMICROHTTPD_SHIM_H
 #include <stdarg.h>
 #include <stdint.h>
+#include <string.h>
+#include <stdio.h>
+#include <errno.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <microhttpd.h>
+
+/* MHD_start_daemon and MHD_get_*_info are variadic, which Swift cannot call.
+   These small non-variadic wrappers are the only C napkin needs. */
+
+typedef void *(*napkin_uri_log_cb)(void *cls, const char *uri, struct MHD_Connection *con);
+
+/* An unescape callback that leaves the text as sent: napkin decodes paths and
+   queries itself (from the raw URI) so that %2f, %00 and friends stay visible. */
+static inline size_t napkin_identity_unescape(void *cls, struct MHD_Connection *c, char *s) {
+    (void)cls; (void)c;
+    return strlen(s);
+}
+
+/* Starts a daemon in thread-pool + poll mode with suspend/resume enabled.
+   Returns NULL (with errno set where the OS said why) when it cannot start. */
+static inline struct MHD_Daemon *napkin_start_daemon(
+    const char *host, uint16_t port, unsigned int threads,
+    unsigned int connection_limit, unsigned int per_ip_limit,
+    unsigned int timeout_seconds, size_t memory_limit, size_t memory_increment,
+    MHD_AccessHandlerCallback handler, void *handler_cls,
+    MHD_RequestCompletedCallback completed, void *completed_cls,
+    napkin_uri_log_cb uri_log, void *uri_log_cls)
+{
+    struct sockaddr_in v4;
+    struct sockaddr_in6 v6;
+    const struct sockaddr *addr;
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME;
+    memset(&v4, 0, sizeof v4);
+    memset(&v6, 0, sizeof v6);
+    if (inet_pton(AF_INET, host, &v4.sin_addr) == 1) {
+        v4.sin_family = AF_INET;
+        v4.sin_port = htons(port);
+        addr = (const struct sockaddr *)&v4;
+    } else if (inet_pton(AF_INET6, host, &v6.sin6_addr) == 1) {
+        v6.sin6_family = AF_INET6;
+        v6.sin6_port = htons(port);
+        addr = (const struct sockaddr *)&v6;
+        flags |= MHD_USE_IPv6;
+    } else {
+        errno = EINVAL;
+        return NULL;
+    }
+    if (threads < 1) threads = 1;
+    if (threads == 1) {
+        return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+            MHD_OPTION_SOCK_ADDR, addr,
+            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
+            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+            MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+            MHD_OPTION_CONNECTION_MEMORY_INCREMENT, memory_increment,
+            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+            MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
+            MHD_OPTION_UNESCAPE_CALLBACK, napkin_identity_unescape, NULL,
+            MHD_OPTION_END);
+    }
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+        MHD_OPTION_SOCK_ADDR, addr,
+        MHD_OPTION_THREAD_POOL_SIZE, threads,
+        MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
+        MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+        MHD_OPTION_CONNECTION_MEMORY_INCREMENT, memory_increment,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+        MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
+        MHD_OPTION_UNESCAPE_CALLBACK, napkin_identity_unescape, NULL,
+        MHD_OPTION_END);
+}
+
+/* The port the daemon is bound to (useful after binding port 0); 0 if unknown. */
+static inline uint16_t napkin_daemon_port(struct MHD_Daemon *d) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/* Writes "host:port" of the client into buf; returns the length written (0 if unknown). */
+static inline int napkin_peer(struct MHD_Connection *c, char *buf, size_t len) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    char host[INET6_ADDRSTRLEN];
+    if (info == NULL || info->client_addr == NULL) return 0;
+    if (info->client_addr->sa_family == AF_INET) {
+        const struct sockaddr_in *a = (const struct sockaddr_in *)info->client_addr;
+        if (inet_ntop(AF_INET, &a->sin_addr, host, sizeof host) == NULL) return 0;
+        return snprintf(buf, len, "%s:%u", host, (unsigned)ntohs(a->sin_port));
+    }
+    if (info->client_addr->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)info->client_addr;
+        if (inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host) == NULL) return 0;
+        return snprintf(buf, len, "[%s]:%u", host, (unsigned)ntohs(a->sin6_port));
+    }
+    return 0;
+}
+
+/* Stops accepting new connections; returns the listening socket (the caller closes it after stop), or -1. */
+static inline int napkin_quiesce(struct MHD_Daemon *d) {
+    return (int)MHD_quiesce_daemon(d);
+}
+
 #endif

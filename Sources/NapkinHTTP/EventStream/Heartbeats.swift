@@ -1,0 +1,67 @@
+import Synchronization
+
+/// One shared ticker per heartbeat interval that writes a comment line into
+/// every open event stream.
+///
+/// A timer task per stream would cost a task and a timer for each of 10,000
+/// idle clients; one ticker per interval costs one, and stops itself when the
+/// last stream of that interval closes.
+final class Heartbeats: Sendable {
+    static let shared = Heartbeats()
+
+    typealias Sink = AsyncThrowingStream<[UInt8], any Error>.Continuation
+
+    private struct Group {
+        var sinks: [UInt64: Sink] = [:]
+        var ticker: Task<Void, Never>?
+    }
+
+    private struct State {
+        var nextID: UInt64 = 0
+        var groups: [Duration: Group] = [:]
+    }
+
+    private let state = Mutex(State())
+    static let comment: [UInt8] = Array(":\n\n".utf8)
+
+    /// Registers `sink` for heartbeats every `interval`; returns a token for ``remove(_:interval:)``.
+    func add(_ sink: Sink, interval: Duration) -> UInt64 {
+        state.withLock { state in
+            state.nextID += 1
+            let id = state.nextID
+            var group = state.groups[interval] ?? Group()
+            group.sinks[id] = sink
+            if group.ticker == nil {
+                group.ticker = Task.detached { [weak self] in
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: interval)
+                        guard let self, !Task.isCancelled else { return }
+                        self.tick(interval)
+                    }
+                }
+            }
+            state.groups[interval] = group
+            return id
+        }
+    }
+
+    /// Unregisters a sink; the ticker of its interval stops when none remain.
+    func remove(_ id: UInt64, interval: Duration) {
+        let ticker: Task<Void, Never>? = state.withLock { state in
+            guard var group = state.groups[interval] else { return nil }
+            group.sinks[id] = nil
+            if group.sinks.isEmpty {
+                state.groups[interval] = nil
+                return group.ticker
+            }
+            state.groups[interval] = group
+            return nil
+        }
+        ticker?.cancel()
+    }
+
+    private func tick(_ interval: Duration) {
+        let sinks = state.withLock { Array($0.groups[interval]?.sinks.values ?? [:].values) }
+        for sink in sinks { sink.yield(Heartbeats.comment) }
+    }
+}

@@ -1,0 +1,74 @@
+/// An ordered list of header fields with case-insensitive names.
+///
+/// Order and repetition are kept (several `Set-Cookie` fields must stay several
+/// fields), while lookups ignore case as RFC 9110 requires.
+public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    /// One field as it will be sent or as it was received.
+    public typealias Element = (name: String, value: String)
+
+    private var fields: [Element] = []
+
+    /// An empty header list.
+    public init() {}
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The first value for `name`; setting replaces every field of that name, and `nil` removes them.
+    public subscript(name: String) -> String? {
+        get {
+            for field in fields where HTTPHeaders.same(field.name, name) { return field.value }
+            return nil
+        }
+        set {
+            remove(name: name)
+            if let newValue { fields.append((name: name, value: newValue)) }
+        }
+    }
+
+    /// Every value for `name`, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { HTTPHeaders.same($0.name, name) }.map(\.value)
+    }
+
+    /// Appends a field, keeping any existing ones of the same name.
+    public mutating func add(name: String, value: String) {
+        fields.append((name: name, value: value))
+    }
+
+    /// Removes every field named `name`.
+    public mutating func remove(name: String) {
+        fields.removeAll { HTTPHeaders.same($0.name, name) }
+    }
+
+    /// Whether a field named `name` is present.
+    public func contains(_ name: String) -> Bool {
+        fields.contains { HTTPHeaders.same($0.name, name) }
+    }
+
+    /// The number of fields.
+    public var count: Int { fields.count }
+
+    public func makeIterator() -> IndexingIterator<[Element]> {
+        fields.makeIterator()
+    }
+
+    /// ASCII case-insensitive comparison without allocating lowercased copies.
+    static func same(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                guard x.count == y.count else { return false }
+                for i in 0..<x.count {
+                    let p = x[i], q = y[i]
+                    if p == q { continue }
+                    let lp = (p >= 65 && p <= 90) ? p | 0x20 : p
+                    let lq = (q >= 65 && q <= 90) ? q | 0x20 : q
+                    if lp != lq { return false }
+                }
+                return true
+            }
+        }
+    }
+}

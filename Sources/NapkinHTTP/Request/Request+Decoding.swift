@@ -1,0 +1,40 @@
+import Foundation
+
+extension Request {
+    /// The media type of the body (`Content-Type` without parameters, lowercased), if any.
+    public var mediaType: String? {
+        guard let value = headers["Content-Type"] else { return nil }
+        let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
+        return type.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    /// Decodes the body by its `Content-Type`: urlencoded forms with ``FormDecoder``, or JSON.
+    ///
+    /// Throws ``HTTPError`` so that a handler can simply `try` it: `415` for any other
+    /// type, `400` with a short reason for a body that does not decode.
+    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        switch mediaType {
+        case "application/x-www-form-urlencoded":
+            do { return try FormDecoder().decode(type, from: body) } catch let error as HTTPError { throw error } catch {
+                throw HTTPError(.badRequest, "Malformed form: \(FormDecoder.shortReason(error))")
+            }
+        case "application/json":
+            do { return try JSONDecoder().decode(type, from: Data(body)) } catch {
+                throw HTTPError(.badRequest, "Malformed JSON: \(FormDecoder.shortReason(error))")
+            }
+        default:
+            throw HTTPError(.unsupportedMediaType, "Unsupported Media Type: expected a form or JSON")
+        }
+    }
+
+    /// The fields of an urlencoded body, in order (repeated names repeat).
+    /// Throws `415` when the body is not a form and `400` when it is malformed.
+    public func formFields() throws -> [(name: String, value: String)] {
+        guard mediaType == "application/x-www-form-urlencoded" else {
+            throw HTTPError(.unsupportedMediaType, "Unsupported Media Type: expected a form")
+        }
+        do { return try URLEncoding.parseForm(body) } catch {
+            throw HTTPError(.badRequest, "Malformed form: \(error.reason)")
+        }
+    }
+}

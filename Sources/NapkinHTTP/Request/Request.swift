@@ -1,0 +1,74 @@
+/// An HTTP request as handlers see it: already parsed, decoded and bounded.
+///
+/// It is a value type so middleware can adjust a copy (add route parameters,
+/// rewrite the path) without affecting anyone else, and so in-process test
+/// clients can build one without a socket.
+public struct Request: Sendable {
+    public var method: HTTPMethod
+    /// The percent-decoded path, without the query string.
+    public var path: String
+    /// The path exactly as sent (still percent-encoded), for code that must tell `%2f` from `/`.
+    public var rawPath: String
+    /// Query parameters, decoded (`+` is a space); when a name repeats, the last value wins.
+    public var query: [String: String]
+    public var headers: HTTPHeaders
+    /// The request body, never longer than the server's `maxRequestBodySize`.
+    public var body: [UInt8]
+    /// The client address as `host:port`, when known.
+    public var peer: String?
+    /// Route parameters filled by ``Router``; a trailing wildcard's match is under `"*"`.
+    public var parameters: [String: String] = [:]
+
+    /// The cookies of the `Cookie` header, by name.
+    public var cookies: [String: String] {
+        var all: [String: String] = [:]
+        for value in headers.values(for: "Cookie") {
+            all.merge(Cookie.parse(header: value)) { _, new in new }
+        }
+        return all
+    }
+
+    /// A request from already-decoded parts.
+    public init(method: HTTPMethod, path: String, query: [String: String] = [:], headers: HTTPHeaders = [:], body: [UInt8] = [], peer: String? = nil) {
+        self.method = method
+        self.path = path
+        self.rawPath = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.peer = peer
+    }
+
+    /// A request from a request target such as `/a/b?x=1`, decoded as the server would.
+    /// In-process test clients use it to exercise exactly the server's parsing.
+    public init(method: HTTPMethod, target: String, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+        let (raw, path, query) = Request.parseTarget(target)
+        self.method = method
+        self.path = path
+        self.rawPath = raw
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.peer = nil
+    }
+
+    /// Splits a request target into raw path, decoded path and decoded query (malformed query pairs are skipped).
+    static func parseTarget(_ target: String) -> (raw: String, path: String, query: [String: String]) {
+        var raw = Substring(target)
+        var queryPart: Substring = ""
+        if let q = target.firstIndex(of: "?") {
+            raw = target[..<q]
+            queryPart = target[target.index(after: q)...]
+        }
+        if let hash = raw.firstIndex(of: "#") { raw = raw[..<hash] }
+        let path = URLEncoding.decodeLenient(raw.utf8)
+        var query: [String: String] = [:]
+        if !queryPart.isEmpty {
+            for pair in queryPart.utf8.split(separator: UInt8(ascii: "&")) {
+                let fields = (try? URLEncoding.parseForm(pair)) ?? []
+                for field in fields { query[field.name] = field.value }
+            }
+        }
+        return (String(raw), path, query)
+    }
+}

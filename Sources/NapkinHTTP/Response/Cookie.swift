@@ -1,0 +1,70 @@
+import Foundation
+
+/// A cookie to set on the client with `Set-Cookie`, with every attribute browsers honour.
+///
+/// Defaults lean safe: `Path=/` so the cookie is seen site-wide, `HttpOnly` and
+/// `Secure` are opt-in flags you should usually turn on for session cookies.
+public struct Cookie: Sendable, Equatable {
+    /// The `SameSite` policy, which limits when browsers send the cookie cross-site.
+    public enum SameSite: String, Sendable {
+        case lax = "Lax"
+        case strict = "Strict"
+        case none = "None"
+    }
+
+    public var name: String
+    public var value: String
+    public var path: String?
+    public var domain: String?
+    /// Lifetime in seconds; `0` or negative deletes the cookie.
+    public var maxAge: Int?
+    public var expires: Date?
+    public var secure: Bool
+    public var httpOnly: Bool
+    public var sameSite: SameSite?
+
+    /// A cookie; only `name` and `value` are required.
+    public init(
+        name: String, value: String, path: String? = "/", domain: String? = nil,
+        maxAge: Int? = nil, expires: Date? = nil, secure: Bool = false,
+        httpOnly: Bool = false, sameSite: SameSite? = nil
+    ) {
+        self.name = name
+        self.value = value
+        self.path = path
+        self.domain = domain
+        self.maxAge = maxAge
+        self.expires = expires
+        self.secure = secure
+        self.httpOnly = httpOnly
+        self.sameSite = sameSite
+    }
+
+    /// The value of the `Set-Cookie` header field for this cookie.
+    public var headerValue: String {
+        var parts = ["\(name)=\(value)"]
+        if let path { parts.append("Path=\(path)") }
+        if let domain { parts.append("Domain=\(domain)") }
+        if let maxAge { parts.append("Max-Age=\(maxAge)") }
+        if let expires { parts.append("Expires=\(HTTPDate.format(expires.timeIntervalSince1970))") }
+        if secure { parts.append("Secure") }
+        if httpOnly { parts.append("HttpOnly") }
+        if let sameSite { parts.append("SameSite=\(sameSite.rawValue)") }
+        return parts.joined(separator: "; ")
+    }
+
+    /// Parses a `Cookie` request header (`a=1; b=2`) into name → value; the last duplicate wins.
+    static func parse(header: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in header.split(separator: ";") {
+            guard let eq = pair.firstIndex(of: "=") else { continue }
+            let name = pair[..<eq].trimmingCharacters(in: .whitespaces)
+            var value = pair[pair.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
+            if !name.isEmpty { result[name] = value }
+        }
+        return result
+    }
+}

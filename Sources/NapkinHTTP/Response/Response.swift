@@ -1,0 +1,56 @@
+import Foundation
+
+/// A response body: bytes known up front, or chunks produced over time.
+public enum ResponseBody: Sendable {
+    /// The whole body, sent with a `Content-Length`.
+    case bytes([UInt8])
+    /// Chunks sent as they arrive (chunked encoding). When the client goes away
+    /// the server stops iterating, which fires the stream's `onTermination`.
+    case stream(AsyncThrowingStream<[UInt8], any Error>)
+}
+
+/// An HTTP response: status, headers and body.
+public struct Response: Sendable {
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var body: ResponseBody
+
+    /// A response; every part defaults to an empty `200 OK`.
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: ResponseBody = .bytes([])) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A `text/plain; charset=utf-8` response.
+    public static func text(_ s: String, status: HTTPStatus = .ok) -> Response {
+        Response(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: .bytes(Array(s.utf8)))
+    }
+
+    /// A `text/html; charset=utf-8` response.
+    public static func html(_ s: String, status: HTTPStatus = .ok) -> Response {
+        Response(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(Array(s.utf8)))
+    }
+
+    /// A JSON response (`application/json; charset=utf-8`), encoded with `JSONEncoder`.
+    public static func json<T: Encodable>(_ v: T, status: HTTPStatus = .ok) throws -> Response {
+        let data = try JSONEncoder().encode(v)
+        return Response(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: .bytes(Array(data)))
+    }
+
+    /// A redirect; the default `303 See Other` is right after a form post (the browser follows with GET).
+    public static func redirect(to location: String, status: HTTPStatus = .seeOther) -> Response {
+        Response(status: status, headers: ["Location": location])
+    }
+
+    /// Adds a `Set-Cookie` field for `cookie` (several cookies give several fields).
+    public mutating func setCookie(_ cookie: Cookie) {
+        headers.add(name: "Set-Cookie", value: cookie.headerValue)
+    }
+
+    /// The body length when it is known up front.
+    var byteCount: Int? {
+        if case .bytes(let b) = body { return b.count }
+        return nil
+    }
+}

@@ -1,0 +1,28 @@
+/// Turns errors into responses: ``HTTPError`` into its status and message,
+/// anything else into a generic `500` whose detail goes only to the log.
+///
+/// Clients never see internal error text; operators find it in the log sink.
+public struct ErrorMiddleware: Middleware {
+    private let log: @Sendable (String) -> Void
+
+    /// Error mapping that reports unexpected errors to `log` (default: standard error).
+    public init(log: @escaping @Sendable (String) -> Void = AccessLog.standardError) {
+        self.log = log
+    }
+
+    public func respond(to request: Request, next: HTTPHandler) async throws -> Response {
+        do {
+            return try await next(request)
+        } catch {
+            return ErrorMiddleware.response(for: error, request: request, log: log)
+        }
+    }
+
+    static func response(for error: any Error, request: Request, log: (String) -> Void) -> Response {
+        if let error = error as? HTTPError {
+            return Response.text(error.message, status: error.status)
+        }
+        log("error: \(request.method) \(request.path): \(String(reflecting: error))")
+        return Response.text("Internal Server Error", status: .internalServerError)
+    }
+}

@@ -1,0 +1,113 @@
+/// Routes requests by method and path pattern, wrapped in middleware.
+///
+/// Patterns are `/literal/:parameter/*` (a trailing wildcard captures the rest
+/// under `"*"`). A path no route matches goes to the fallback (default 404); a
+/// path that matches only under other methods answers 405 with `Allow`. `HEAD`
+/// is served by the `GET` route with the body dropped and its headers — including
+/// the length — kept. Middleware wraps everything, 404s and 405s included, so an
+/// access log sees every request.
+public struct Router: HTTPResponder {
+    private struct Route: Sendable {
+        let method: HTTPMethod
+        let pattern: RoutePattern
+        let handler: HTTPHandler
+    }
+
+    private var routes: [Route] = []
+    private var middleware: [any Middleware] = []
+    private var fallbackResponder: (any HTTPResponder)?
+    private var chain: HTTPHandler
+
+    public init() {
+        chain = { _ in Response.text("Not Found", status: .notFound) }
+        rebuild()
+    }
+
+    /// Registers `handler` for `method` on `pattern`; earlier registrations win.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: handler))
+        rebuild()
+    }
+
+    public mutating func get(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.get, pattern, handler) }
+    public mutating func post(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.post, pattern, handler) }
+    public mutating func put(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.put, pattern, handler) }
+    public mutating func patch(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.patch, pattern, handler) }
+    public mutating func delete(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.delete, pattern, handler) }
+
+    /// Adds middleware; the first added is the outermost.
+    public mutating func use(_ middleware: any Middleware) {
+        self.middleware.append(middleware)
+        rebuild()
+    }
+
+    /// Answers paths no route matches (for example ``StaticFiles``); without one they get 404.
+    public mutating func fallback(_ responder: any HTTPResponder) {
+        fallbackResponder = responder
+        rebuild()
+    }
+
+    public func respond(to request: Request) async throws -> Response {
+        try await chain(request)
+    }
+
+    /// Precomposes the middleware chain so a request pays no composition cost.
+    private mutating func rebuild() {
+        let routes = self.routes
+        let fallback = self.fallbackResponder
+        var handler: HTTPHandler = { request in try await Router.dispatch(request, routes: routes, fallback: fallback) }
+        for m in middleware.reversed() {
+            let next = handler
+            handler = { request in try await m.respond(to: request, next: next) }
+        }
+        chain = handler
+    }
+
+    private static func dispatch(_ request: Request, routes: [Route], fallback: (any HTTPResponder)?) async throws -> Response {
+        let components = request.path.split(separator: "/", omittingEmptySubsequences: true)
+        var allowed: [HTTPMethod] = []
+        var getMatch: (Route, [String: String])?
+        for route in routes {
+            guard let parameters = route.pattern.match(components) else { continue }
+            if route.method == request.method {
+                var request = request
+                request.parameters.merge(parameters) { _, new in new }
+                return try await route.handler(request)
+            }
+            if request.method == .head, route.method == .get, getMatch == nil {
+                getMatch = (route, parameters)
+            }
+            allowed.append(route.method)
+        }
+        if let (route, parameters) = getMatch {
+            var request = request
+            request.parameters.merge(parameters) { _, new in new }
+            return dropBody(try await route.handler(request))
+        }
+        if allowed.isEmpty {
+            guard let fallback else { return Response.text("Not Found", status: .notFound) }
+            let response = try await fallback.respond(to: request)
+            return request.method == .head ? dropBody(response) : response
+        }
+        var methods = Set(allowed.map(\.rawValue))
+        if methods.contains("GET") { methods.insert("HEAD") }
+        var response = Response.text("Method Not Allowed", status: .methodNotAllowed)
+        response.headers["Allow"] = methods.sorted().joined(separator: ", ")
+        return response
+    }
+
+    /// HEAD keeps every header of the GET answer, including its length, but sends no body.
+    static func dropBody(_ response: Response) -> Response {
+        var response = response
+        switch response.body {
+        case .bytes(let bytes):
+            if !bytes.isEmpty || response.headers["Content-Length"] == nil {
+                response.headers["Content-Length"] = String(bytes.count)
+            }
+        case .stream:
+            break
+        }
+        response.body = .bytes([])
+        return response
+    }
+}

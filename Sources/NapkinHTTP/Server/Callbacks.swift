@@ -1,0 +1,162 @@
+import CMicroHTTPD
+
+/// libmicrohttpd's C callbacks. Each finds the ``ServerCore`` through its `cls`
+/// pointer and the ``RequestContext`` through `con_cls`.
+enum Callbacks {
+    /// Called with the raw request target before anything is decoded; its return value
+    /// becomes `con_cls`, so every request has a context from its first moment.
+    static let uriLog: napkin_uri_log_cb = { cls, uri, connection in
+        guard let cls else { return nil }
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        let context = RequestContext(target: uri.map { String(cString: $0) } ?? "/", connection: connection)
+        core.register(context)
+        return Unmanaged.passRetained(context).toOpaque()
+    }
+
+    /// Called once per request when libmicrohttpd is done with it (sent, failed or
+    /// client gone): releases the context and cancels a streamed body's consumer.
+    static let completed: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
+        guard let cls, let conCls, let raw = conCls.pointee else { return }
+        conCls.pointee = nil
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
+        let pump = context.state.withLock { s -> StreamPump? in
+            s.phase = .delivered
+            return s.pump
+        }
+        if let pump {
+            pump.close()
+            core.unregister(pump)
+        }
+        core.unregister(context)
+    }
+
+    static let access: MHD_AccessHandlerCallback = { cls, connection, _, method, _, uploadData, uploadSize, conCls in
+        guard let cls, let connection, let conCls else { return MHDResult.no }
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        let context: RequestContext
+        if let raw = conCls.pointee {
+            context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+        } else {
+            context = RequestContext(target: "/", connection: connection)
+            core.register(context)
+            conCls.pointee = Unmanaged.passRetained(context).toOpaque()
+        }
+        let size = uploadSize?.pointee ?? 0
+
+        // First call: headers only. Refuse an announced oversized body before reading it.
+        let first = context.state.withLock { s -> Bool in
+            defer { s.started = true }
+            return !s.started
+        }
+        if first {
+            if let length = Callbacks.header(connection, "Content-Length").flatMap(Int.init), length > core.maxBodySize {
+                context.state.withLock { $0.tooLarge = true; $0.phase = .delivered }
+                ResponseWriter.queue(Callbacks.tooLarge(core), on: connection, context: context, core: core)
+            }
+            return MHDResult.yes
+        }
+
+        // Body chunks: keep up to the limit; past it, discard and answer 413 at the end.
+        if size > 0, let uploadData {
+            let keepGoing = context.state.withLock { s -> Bool in
+                if s.tooLarge {
+                    s.discarded += size
+                    return s.discarded <= 16 * core.maxBodySize
+                }
+                if s.body.count + size > core.maxBodySize {
+                    s.tooLarge = true
+                    s.body = []
+                    return true
+                }
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { p in
+                    s.body.append(contentsOf: UnsafeBufferPointer(start: p, count: size))
+                }
+                return true
+            }
+            uploadSize?.pointee = 0
+            return keepGoing ? MHDResult.yes : MHDResult.no
+        }
+
+        // Final call.
+        let (tooLarge, phase, body) = context.state.withLock { s -> (Bool, RequestContext.Phase, [UInt8]) in
+            let body = s.body
+            s.body = []
+            return (s.tooLarge, s.phase, body)
+        }
+        if phase == .delivered { return MHDResult.yes }
+        if tooLarge {
+            context.state.withLock { $0.phase = .delivered }
+            ResponseWriter.queue(Callbacks.tooLarge(core), on: connection, context: context, core: core)
+            return MHDResult.yes
+        }
+        let methodName = method.map { String(cString: $0) } ?? "GET"
+        let request = Callbacks.makeRequest(connection, context: context, method: methodName, body: body)
+        context.state.withLock { s in
+            s.isHead = request.method == .head
+            s.phase = .running
+        }
+        if core.stopping.load(ordering: .sequentiallyConsistent) {
+            context.state.withLock { $0.phase = .delivered }
+            ResponseWriter.queue(Response.text("Service Unavailable", status: .serviceUnavailable), on: connection, context: context, core: core)
+            return MHDResult.yes
+        }
+
+        // Run the handler right here until it first suspends; a handler that never
+        // awaits anything costs no thread hop at all.
+        Task.immediate {
+            let response = await core.produce(request)
+            core.deliver(response, to: context)
+        }
+
+        let inline = context.state.withLock { s -> Response? in
+            if let ready = s.ready {
+                s.ready = nil
+                s.phase = .delivered
+                return ready
+            }
+            s.phase = .suspended
+            MHD_suspend_connection(connection)
+            return nil
+        }
+        if let inline {
+            ResponseWriter.queue(inline, on: connection, context: context, core: core)
+        }
+        return MHDResult.yes
+    }
+
+    static func tooLarge(_ core: ServerCore) -> Response {
+        var response = Response.text("Payload Too Large: the limit is \(core.maxBodySize) bytes", status: .payloadTooLarge)
+        response.headers["Connection"] = "close"
+        return response
+    }
+
+    static func header(_ connection: OpaquePointer, _ name: String) -> String? {
+        MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    static func makeRequest(_ connection: OpaquePointer, context: RequestContext, method: String, body: [UInt8]) -> Request {
+        let (raw, path, query) = Request.parseTarget(context.target)
+        var headers = HTTPHeaders()
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, { cls, _, key, value in
+                guard let cls, let key else { return MHDResult.yes }
+                let headers = cls.assumingMemoryBound(to: HTTPHeaders.self)
+                headers.pointee.add(name: String(cString: key), value: value.map { String(cString: $0) } ?? "")
+                return MHDResult.yes
+            }, pointer)
+        }
+        var peerBuffer = [CChar](repeating: 0, count: 64)
+        let peerLength = napkin_peer(connection, &peerBuffer, peerBuffer.count)
+        let peer = peerLength > 0 ? String(decoding: peerBuffer[0..<Int(peerLength)].map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+        var request = Request(method: HTTPMethod(rawValue: method), path: path, query: query, headers: headers, body: body, peer: peer)
+        request.rawPath = raw
+        return request
+    }
+}
+
+/// libmicrohttpd's `MHD_YES` / `MHD_NO`.
+enum MHDResult {
+    static let yes = MHD_Result.YES
+    static let no = MHD_Result.NO
+}

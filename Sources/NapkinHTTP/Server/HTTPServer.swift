@@ -1,0 +1,132 @@
+import CMicroHTTPD
+import Dispatch
+import Foundation
+import Synchronization
+
+/// An HTTP/1.1 server: libmicrohttpd on the wire, Swift concurrency in the handlers.
+///
+/// libmicrohttpd's worker threads parse requests; each request's connection is
+/// suspended while its handler runs in a Swift task, so no thread waits on slow
+/// handlers or idle event streams. Handlers that never `await` run inline on the
+/// worker thread with no hop at all.
+///
+/// ```swift
+/// var router = Router()
+/// router.get("/") { _ in .text("Hello, napkin!") }
+/// let server = HTTPServer(configuration: .init(port: 8080), responder: router)
+/// try await server.runUntilSignalled()
+/// ```
+public final class HTTPServer: Sendable {
+    private struct Running {
+        var daemon: UInt = 0
+        var port = 0
+        var core: ServerCore?
+        var stopped = false
+    }
+
+    private let configuration: ServerConfiguration
+    private let responder: any HTTPResponder
+    private let log: @Sendable (String) -> Void
+    private let running = Mutex(Running())
+
+    /// A server for `responder`; `log` receives handler errors (default: standard error).
+    public init(configuration: ServerConfiguration = .init(), responder: any HTTPResponder, log: (@Sendable (String) -> Void)? = nil) {
+        self.configuration = configuration
+        self.responder = responder
+        self.log = log ?? AccessLog.standardError
+    }
+
+    /// The bound port, valid after ``start()`` (with port `0` this is the ephemeral port chosen).
+    public var port: Int { running.withLock { $0.port } }
+
+    /// Binds and starts serving. Throws ``HTTPServerError`` when the address cannot be bound
+    /// (port taken, bad host) or the server was already started.
+    public func start() throws {
+        try running.withLock { state in
+            guard state.daemon == 0, !state.stopped else { throw HTTPServerError("the server was already started") }
+            signal(SIGPIPE, SIG_IGN)
+            HTTPServer.raiseFileLimit(to: configuration.connectionLimit + 256)
+            let core = ServerCore(responder: responder, maxBodySize: configuration.maxRequestBodySize, log: log)
+            let cls = Unmanaged.passRetained(core).toOpaque()
+            let timeout = max(1, Int(configuration.connectionTimeout.components.seconds))
+            errno = 0
+            let daemon = napkin_start_daemon(
+                configuration.host, UInt16(clamping: configuration.port), UInt32(max(1, configuration.workerThreads)),
+                UInt32(max(1, configuration.connectionLimit)), UInt32(max(0, configuration.perIPConnectionLimit)),
+                UInt32(timeout), max(4096, configuration.connectionMemoryLimit), 1024,
+                Callbacks.access, cls, Callbacks.completed, cls, Callbacks.uriLog, cls)
+            guard let daemon else {
+                let reason = errno != 0 ? String(cString: strerror(errno)) : "libmicrohttpd refused to start"
+                Unmanaged<ServerCore>.fromOpaque(cls).release()
+                throw HTTPServerError("cannot listen on \(configuration.host):\(configuration.port): \(reason)")
+            }
+            state.daemon = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(daemon)))
+            state.port = Int(napkin_daemon_port(daemon))
+            state.core = core
+        }
+    }
+
+    /// Stops gracefully: stop accepting, end event streams, let in-flight requests finish
+    /// within the grace period (then answer them 503), resume every suspended connection,
+    /// stop libmicrohttpd, and return. Safe to call more than once.
+    public func shutdown() async {
+        let taken = running.withLock { state -> (UInt, ServerCore)? in
+            guard state.daemon != 0, let core = state.core else { return nil }
+            defer { state.daemon = 0; state.core = nil; state.stopped = true }
+            return (state.daemon, core)
+        }
+        guard let (address, core) = taken, let daemon = OpaquePointer(bitPattern: address) else { return }
+        core.stopping.store(true, ordering: .sequentiallyConsistent)
+        let listener = napkin_quiesce(daemon)
+        core.endStreams()
+        await core.waitForDrain(grace: configuration.shutdownGracePeriod)
+        core.forceAll()
+        // Let forced responses reach their clients before the daemon closes every socket.
+        if core.liveRequestCount > 0 {
+            await core.waitForDrain(grace: .seconds(1))
+        }
+        MHD_stop_daemon(daemon)
+        if listener >= 0 { close(listener) }
+        Unmanaged.passUnretained(core).release()
+    }
+
+    /// Starts (if needed), serves until SIGINT or SIGTERM, then shuts down gracefully.
+    public func runUntilSignalled() async throws {
+        if running.withLock({ $0.daemon == 0 && !$0.stopped }) { try start() }
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let fired = Atomic<Bool>(false)
+            let sources = [SIGINT, SIGTERM].map { sig -> any DispatchSourceSignal in
+                signal(sig, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+                source.setEventHandler {
+                    if !fired.exchange(true, ordering: .relaxed) { c.resume() }
+                }
+                source.resume()
+                return source
+            }
+            _ = sources
+            SignalSources.keep(sources)
+        }
+        await shutdown()
+    }
+
+    private static func raiseFileLimit(to wanted: Int) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        let target = min(rlim_t(wanted), limit.rlim_max)
+        if limit.rlim_cur < target {
+            limit.rlim_cur = target
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+    }
+}
+
+/// Keeps signal sources alive for the life of the process (they stop when released).
+private enum SignalSources {
+    private static let kept = Mutex<[UInt]>([])
+    static func keep(_ sources: [any DispatchSourceSignal]) {
+        // Retained on purpose, never released: the handlers must outlive this call.
+        let addresses = sources.map { UInt(bitPattern: Int(bitPattern: Unmanaged.passRetained($0 as AnyObject).toOpaque())) }
+        kept.withLock { $0.append(contentsOf: addresses) }
+    }
+}

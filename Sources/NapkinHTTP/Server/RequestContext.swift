@@ -1,0 +1,50 @@
+import CMicroHTTPD
+import Synchronization
+
+/// Everything napkin tracks for one request on one connection, from the request
+/// line to the completed callback. libmicrohttpd carries it in `con_cls`.
+///
+/// Its mutable state is behind a `Mutex`: libmicrohttpd's thread fills the body
+/// and makes the suspend decision, while the Swift task that runs the handler
+/// delivers the response, possibly on another thread.
+final class RequestContext: Sendable {
+    enum Phase {
+        /// Headers and body are still arriving.
+        case receiving
+        /// The handler runs and the access handler has not returned yet.
+        case running
+        /// The connection is suspended, waiting for the handler's response.
+        case suspended
+        /// A response has been queued (or dropped because the connection went away).
+        case delivered
+    }
+
+    struct State {
+        var started = false
+        var body: [UInt8] = []
+        var discarded = 0
+        var tooLarge = false
+        var phase = Phase.receiving
+        var ready: Response?
+        var forced = false
+        var pump: StreamPump?
+        var isHead = false
+    }
+
+    /// The request target exactly as sent, from libmicrohttpd's URI log callback.
+    let target: String
+    /// The address of the `MHD_Connection`: an address, not a reference. It is only
+    /// used on libmicrohttpd's thread inside callbacks, or while the connection is
+    /// suspended (when libmicrohttpd allows other threads to queue and resume).
+    let connection: UInt
+    let state = Mutex(State())
+
+    init(target: String, connection: OpaquePointer?) {
+        self.target = target
+        self.connection = UInt(bitPattern: connection.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0)
+    }
+
+    var connectionPointer: OpaquePointer? {
+        OpaquePointer(bitPattern: connection)
+    }
+}

@@ -1,0 +1,56 @@
+/// How an ``HTTPServer`` listens and what it allows. The defaults are safe for
+/// an app facing the open internet behind nothing at all; loosen them knowingly.
+public struct ServerConfiguration: Sendable {
+    /// The address to bind. `127.0.0.1` by default, so nothing is exposed by accident;
+    /// use `0.0.0.0` (or `::`) to accept outside connections.
+    public var host: String
+    /// The port; `0` picks a free ephemeral port (read it from ``HTTPServer/port`` after start).
+    public var port: Int
+    /// libmicrohttpd worker threads, each polling its own connections (poll mode, because its
+    /// epoll mode hangs when exactly 128·k connections become ready at once). Swift work never
+    /// runs long on these threads: connections are suspended while handlers await.
+    public var workerThreads: Int
+    /// The most open connections. Idle event streams count, so size it for them; the process
+    /// file-descriptor limit is raised to fit at start.
+    public var connectionLimit: Int
+    /// The most connections from one IP address (`0`: no limit). Behind a reverse proxy every
+    /// client shares the proxy's address: set `0` there.
+    public var perIPConnectionLimit: Int
+    /// How long a connection may sit idle (no bytes in or out) before it is closed.
+    /// libmicrohttpd's own default is *never*, which lets slow clients hold sockets forever.
+    /// Suspended connections (handlers running, idle event streams) are not timed out.
+    public var connectionTimeout: Duration
+    /// Bytes of libmicrohttpd's per-connection memory pool. It holds the request line and
+    /// headers and the response's header buffer, and it is zeroed on every request, so it is
+    /// sized small: 8 KiB keeps an idle event stream near 10 KiB resident (the 32 KiB default
+    /// costs about 22 KiB) and still fits about 6 KiB of request headers — larger ones get 431.
+    public var connectionMemoryLimit: Int
+    /// The largest request body accepted; larger bodies are answered 413 (up front when
+    /// `Content-Length` says so, otherwise as soon as the limit is passed).
+    public var maxRequestBodySize: Int
+    /// How long ``HTTPServer/shutdown()`` waits for in-flight requests before answering them 503.
+    public var shutdownGracePeriod: Duration
+
+    /// A configuration; every parameter has the safe default documented on its property.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        workerThreads: Int = 2,
+        connectionLimit: Int = 4096,
+        perIPConnectionLimit: Int = 256,
+        connectionTimeout: Duration = .seconds(30),
+        connectionMemoryLimit: Int = 8 * 1024,
+        maxRequestBodySize: Int = 1 << 20,
+        shutdownGracePeriod: Duration = .seconds(10)
+    ) {
+        self.host = host
+        self.port = port
+        self.workerThreads = workerThreads
+        self.connectionLimit = connectionLimit
+        self.perIPConnectionLimit = perIPConnectionLimit
+        self.connectionTimeout = connectionTimeout
+        self.connectionMemoryLimit = connectionMemoryLimit
+        self.maxRequestBodySize = maxRequestBodySize
+        self.shutdownGracePeriod = shutdownGracePeriod
+    }
+}

@@ -1,0 +1,144 @@
+import CMicroHTTPD
+import Synchronization
+
+/// The part of a running server that libmicrohttpd's callbacks reach through
+/// their `cls` pointer: the responder, the limits, and the registry of live
+/// requests and streams that graceful shutdown walks. Registry state is behind
+/// `live`'s Mutex; `stopping` is an atomic.
+final class ServerCore: Sendable {
+    let responder: any HTTPResponder
+    let maxBodySize: Int
+    let log: @Sendable (String) -> Void
+    let stopping = Atomic<Bool>(false)
+
+    private struct Live {
+        var requests: [ObjectIdentifier: RequestContext] = [:]
+        var pumps: [ObjectIdentifier: StreamPump] = [:]
+        var drainWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
+    private let live = Locked(Live())
+
+    init(responder: any HTTPResponder, maxBodySize: Int, log: @escaping @Sendable (String) -> Void) {
+        self.responder = responder
+        self.maxBodySize = maxBodySize
+        self.log = log
+    }
+
+    // MARK: Registry
+
+    func register(_ context: RequestContext) {
+        live.withLock { _ = $0.requests.updateValue(context, forKey: ObjectIdentifier(context)) }
+    }
+
+    func unregister(_ context: RequestContext) {
+        let waiters = live.withLock { live -> [CheckedContinuation<Void, Never>] in
+            live.requests[ObjectIdentifier(context)] = nil
+            guard live.requests.isEmpty, !live.drainWaiters.isEmpty else { return [] }
+            defer { live.drainWaiters.removeAll() }
+            return Array(live.drainWaiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func register(_ pump: StreamPump) {
+        live.withLock { _ = $0.pumps.updateValue(pump, forKey: ObjectIdentifier(pump)) }
+    }
+
+    func unregister(_ pump: StreamPump) {
+        live.withLock { _ = $0.pumps.removeValue(forKey: ObjectIdentifier(pump)) }
+    }
+
+    var liveRequestCount: Int { live.withLock { $0.requests.count } }
+
+    // MARK: Shutdown support
+
+    /// Ends every open streamed body with its final chunk.
+    func endStreams() {
+        let pumps = live.withLock { Array($0.pumps.values) }
+        for pump in pumps { pump.end() }
+    }
+
+    /// Waits until no request is live, or until `grace` has passed.
+    func waitForDrain(grace: Duration) async {
+        let id = live.withLock { live -> UInt64 in
+            live.nextWaiter += 1
+            return live.nextWaiter
+        }
+        let timer = Task { [self] in
+            try? await Task.sleep(for: grace)
+            let waiter = live.withLock { $0.drainWaiters.removeValue(forKey: id) }
+            waiter?.resume()
+        }
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let drained = live.withLock { live -> Bool in
+                if live.requests.isEmpty { return true }
+                live.drainWaiters[id] = c
+                return false
+            }
+            if drained { c.resume() }
+        }
+        timer.cancel()
+    }
+
+    /// Answers every request still waiting for its handler with 503, and ends every
+    /// stream, so that no connection stays suspended when the daemon stops.
+    func forceAll() {
+        let (requests, pumps) = live.withLock { (Array($0.requests.values), Array($0.pumps.values)) }
+        let unavailable = Response.text("Service Unavailable", status: .serviceUnavailable)
+        for context in requests {
+            let queueNow = context.state.withLock { s -> Bool in
+                s.forced = true
+                switch s.phase {
+                case .running:
+                    s.ready = unavailable
+                    return false
+                case .suspended:
+                    s.phase = .delivered
+                    return true
+                case .receiving, .delivered:
+                    return false
+                }
+            }
+            if queueNow, let connection = context.connectionPointer {
+                ResponseWriter.queue(unavailable, on: connection, context: context, core: self)
+                MHD_resume_connection(connection)
+            }
+        }
+        for pump in pumps { pump.end() }
+    }
+
+    // MARK: Running handlers
+
+    /// Runs the responder; errors become responses here, so a handler can never
+    /// leave a connection suspended.
+    func produce(_ request: Request) async -> Response {
+        do {
+            return try await responder.respond(to: request)
+        } catch {
+            return ErrorMiddleware.response(for: error, request: request, log: log)
+        }
+    }
+
+    /// Hands a finished response to the connection: inline if the access handler is
+    /// still on the stack, otherwise queue it and resume the suspended connection.
+    func deliver(_ response: Response, to context: RequestContext) {
+        let queueNow = context.state.withLock { s -> Bool in
+            switch s.phase {
+            case .running:
+                s.ready = response
+                return false
+            case .suspended:
+                s.phase = .delivered
+                return true
+            case .receiving, .delivered:
+                return false
+            }
+        }
+        if queueNow, let connection = context.connectionPointer {
+            ResponseWriter.queue(response, on: connection, context: context, core: self)
+            MHD_resume_connection(connection)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Testing
+@testable import NapkinHTTP
+
+/// Event streams through a real server: heartbeats, Last-Event-ID, and cleanup
+/// when the client goes away.
+@Suite struct EventStreamServerTests {
+    /// Reads chunks until `count` events (and optionally `comments` heartbeats) have arrived.
+    static func readEvents(_ connection: TestConnection, count: Int, comments: Int = 0) throws -> (events: [ServerSentEvent], comments: Int) {
+        var parser = EventStreamParser()
+        var events: [ServerSentEvent] = []
+        while events.count < count || parser.comments < comments {
+            guard let chunk = try connection.readChunk() else { break }
+            events += parser.feed(chunk)
+        }
+        return (events, parser.comments)
+    }
+
+    @Test func eventsAndHeartbeatsAndLastEventID() async throws {
+        var router = Router()
+        router.get("/events") { request in
+            let from = request.headers["Last-Event-ID"] ?? "none"
+            let events = AsyncStream<ServerSentEvent> { continuation in
+                continuation.yield(ServerSentEvent(event: "hello", data: "after \(from)\nsecond line", id: "7"))
+            }
+            return .eventStream(events, heartbeat: .milliseconds(30))
+        }
+        try await withServer(router) { server in
+            let (head, result) = try await offPool {
+                let connection = try TestConnection(port: server.port)
+                try connection.sendRequest("GET", "/events", headers: [("Last-Event-ID", "6")])
+                let head = try connection.readHead()
+                return (head, try Self.readEvents(connection, count: 1, comments: 2))
+            }
+            #expect(head.status == 200)
+            #expect(head.header("Content-Type") == "text/event-stream; charset=utf-8")
+            #expect(head.header("Cache-Control") == "no-cache")
+            #expect(result.events == [ServerSentEvent(event: "hello", data: "after 6\nsecond line", id: "7")])
+            #expect(result.comments >= 2)
+        }
+    }
+
+    @Test func departedClientCancelsTheProducer() async throws {
+        let (cancellations, cancelled) = AsyncStream<Void>.makeStream()
+        var router = Router()
+        router.get("/events") { _ in
+            let events = AsyncStream<ServerSentEvent> { continuation in
+                continuation.onTermination = { _ in cancelled.yield() }
+                continuation.yield(ServerSentEvent(data: "first"))
+            }
+            return .eventStream(events, heartbeat: .milliseconds(20))
+        }
+        try await withServer(router) { server in
+            let first = try await offPool {
+                let connection = try TestConnection(port: server.port)
+                try connection.sendRequest("GET", "/events")
+                _ = try connection.readHead()
+                let events = try Self.readEvents(connection, count: 1).events
+                connection.close()
+                return events
+            }
+            #expect(first == [ServerSentEvent(data: "first")])
+            // The producer's subscription ends because the server noticed the client left.
+            let observed = try await within(seconds: 10) {
+                var iterator = cancellations.makeAsyncIterator()
+                return await iterator.next() != nil
+            }
+            #expect(observed)
+        }
+    }
+
+    @Test func finishedSequenceEndsTheResponse() async throws {
+        var router = Router()
+        router.get("/events") { _ in
+            let events = AsyncStream<ServerSentEvent> { continuation in
+                continuation.yield(ServerSentEvent(data: "one"))
+                continuation.yield(ServerSentEvent(data: "two"))
+                continuation.finish()
+            }
+            return .eventStream(events)
+        }
+        try await withServer(router) { server in
+            let reply = try await fetch(server.port, "/events")
+            var parser = EventStreamParser()
+            #expect(parser.feed(reply.body) == [ServerSentEvent(data: "one"), ServerSentEvent(data: "two")])
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Testing
+@testable import NapkinHTTP
+
+@Suite struct HTTPServerTests {
+    static func router() -> Router {
+        var router = Router()
+        router.get("/hello") { _ in .text("Hello, napkin!") }
+        router.get("/slow") { _ in
+            try await Task.sleep(for: .milliseconds(5))
+            return .text("slow")
+        }
+        return router
+    }
+
+    @Test func keepAliveServesManyRequestsOnOneConnection() async throws {
+        try await withServer(Self.router()) { server in
+            try await offPool {
+                let connection = try TestConnection(port: server.port)
+                for i in 0..<20 {
+                    let reply = try connection.request("GET", i.isMultiple(of: 2) ? "/hello" : "/slow")
+                    #expect(reply.status == 200)
+                }
+            }
+        }
+    }
+
+    @Test(arguments: [256, 512])
+    func concurrentKeepAliveClientsAllComplete(clients: Int) async throws {
+        let configuration = ServerConfiguration(connectionLimit: 2048, perIPConnectionLimit: 0)
+        try await withServer(Self.router(), configuration: configuration) { server in
+            let completed = try await offPool {
+                let connections = try (0..<clients).map { _ in try TestConnection(port: server.port) }
+                var done = 0
+                for round in 0..<2 {
+                    // Every request is sent before any reply is read, so all sockets are ready at once.
+                    for (i, connection) in connections.enumerated() {
+                        try connection.sendRequest("GET", (i + round).isMultiple(of: 2) ? "/hello" : "/slow")
+                    }
+                    for connection in connections {
+                        let reply = try connection.readReply()
+                        if reply.status == 200 { done += 1 }
+                    }
+                }
+                return done
+            }
+            #expect(completed == clients * 2)
+        }
+    }
+
+    @Test func portZeroBindsAnEphemeralPortAndTakenPortThrows() async throws {
+        try await withServer(Self.router()) { server in
+            #expect(server.port > 0)
+            let second = HTTPServer(configuration: .init(port: server.port), responder: Self.router())
+            #expect(throws: HTTPServerError.self) { try second.start() }
+            let bad = HTTPServer(configuration: .init(host: "not-an-address"), responder: Self.router())
+            #expect(throws: HTTPServerError.self) { try bad.start() }
+        }
+    }
+
+    @Test func shutdownFinishesInFlightRequestsAndEndsStreams() async throws {
+        let (gateStream, gate) = AsyncStream<Void>.makeStream()
+        let (arrivals, arrived) = AsyncStream<Void>.makeStream()
+        var router = Router()
+        router.get("/wait") { _ in
+            arrived.yield()
+            for await _ in gateStream { break }
+            return .text("finished")
+        }
+        router.get("/events") { _ in
+            arrived.yield()
+            return .eventStream(AsyncStream<ServerSentEvent> { $0.yield(ServerSentEvent(data: "hi")) })
+        }
+        let server = HTTPServer(configuration: .init(shutdownGracePeriod: .seconds(20)), responder: router)
+        try server.start()
+        let port = server.port
+        async let slowReply = offPool { try TestConnection(port: port).request("GET", "/wait") }
+        async let streamEnded = offPool { () throws -> Bool in
+            let connection = try TestConnection(port: port)
+            try connection.sendRequest("GET", "/events")
+            _ = try connection.readHead()
+            while try connection.readChunk() != nil {}
+            return true
+        }
+        var iterator = arrivals.makeAsyncIterator()
+        _ = await iterator.next()
+        _ = await iterator.next()
+        let stopping = Task { await server.shutdown() }
+        // The slow handler is still running while shutdown waits for it.
+        gate.yield()
+        try await within(seconds: 20) { await stopping.value }
+        let reply = try await slowReply
+        #expect(reply.status == 200)
+        #expect(reply.text == "finished")
+        #expect(try await streamEnded)
+        #expect(throws: (any Error).self) { _ = try TestConnection(port: port, timeoutSeconds: 2).request("GET", "/hello") }
+    }
+
+    @Test func shutdownAfterGraceAnswers503AndReturns() async throws {
+        var router = Router()
+        let (arrivals, arrived) = AsyncStream<Void>.makeStream()
+        router.get("/forever") { _ in
+            arrived.yield()
+            let (never, _) = AsyncStream<Void>.makeStream()
+            for await _ in never {}
+            return .text("never")
+        }
+        let server = HTTPServer(configuration: .init(shutdownGracePeriod: .milliseconds(100)), responder: router)
+        try server.start()
+        let port = server.port
+        async let reply = offPool { try TestConnection(port: port).request("GET", "/forever") }
+        var iterator = arrivals.makeAsyncIterator()
+        _ = await iterator.next()
+        try await within(seconds: 10) { await server.shutdown() }
+        #expect(try await reply.status == 503)
+    }
+}

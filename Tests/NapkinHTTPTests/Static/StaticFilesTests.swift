@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import NapkinHTTP
+
+@Suite struct StaticFilesTests {
+    /// A fresh Public-like directory, with a secret next to it and a symlink pointing out.
+    static func makeRoot() throws -> (root: String, outside: String) {
+        let base = NSTemporaryDirectory() + "napkin-static-\(UUID().uuidString)"
+        let root = base + "/Public"
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: root + "/css", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: root + "/empty", withIntermediateDirectories: true)
+        try "body{}".write(toFile: root + "/css/site.css", atomically: true, encoding: .utf8)
+        try "console.log(1)".write(toFile: root + "/napkin.js", atomically: true, encoding: .utf8)
+        try "<h1>hi</h1>".write(toFile: root + "/index.html", atomically: true, encoding: .utf8)
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: root + "/logo.png"))
+        try "hidden".write(toFile: root + "/.env", atomically: true, encoding: .utf8)
+        try "top secret".write(toFile: base + "/secret.txt", atomically: true, encoding: .utf8)
+        try fm.createSymbolicLink(atPath: root + "/escape.txt", withDestinationPath: base + "/secret.txt")
+        try fm.createSymbolicLink(atPath: root + "/up", withDestinationPath: base)
+        try fm.createSymbolicLink(atPath: root + "/inside.css", withDestinationPath: root + "/css/site.css")
+        return (root, base)
+    }
+
+    static func router(_ root: String) -> Router {
+        var router = Router()
+        router.get("/api/ping") { _ in .text("pong") }
+        router.fallback(StaticFiles(directory: root))
+        return router
+    }
+
+    @Test func servesFilesWithTypesAndValidators() async throws {
+        let (root, _) = try Self.makeRoot()
+        try await withServer(Self.router(root)) { server in
+            let css = try await fetch(server.port, "/css/site.css")
+            #expect(css.status == 200)
+            #expect(css.text == "body{}")
+            #expect(css.header("Content-Type") == "text/css; charset=utf-8")
+            #expect(css.header("Cache-Control") == "public, max-age=300")
+            #expect(css.header("Last-Modified")?.hasSuffix(" GMT") == true)
+            let etag = try #require(css.header("ETag"))
+            #expect(try await fetch(server.port, "/napkin.js").header("Content-Type") == "text/javascript; charset=utf-8")
+            #expect(try await fetch(server.port, "/logo.png").header("Content-Type") == "image/png")
+            #expect(try await fetch(server.port, "/index.html").header("Content-Type") == "text/html; charset=utf-8")
+            #expect(try await fetch(server.port, "/inside.css").status == 200)
+
+            let cached = try await fetch(server.port, "/css/site.css", headers: [("If-None-Match", etag)])
+            #expect(cached.status == 304)
+            #expect(cached.body.isEmpty)
+            #expect(cached.header("ETag") == etag)
+            let stale = try await fetch(server.port, "/css/site.css", headers: [("If-None-Match", "\"other\"")])
+            #expect(stale.status == 200)
+            let since = try await fetch(server.port, "/css/site.css", headers: [("If-Modified-Since", css.header("Last-Modified")!)])
+            #expect(since.status == 304)
+
+            let head = try await fetch(server.port, "HEAD", "/css/site.css")
+            #expect(head.status == 200)
+            #expect(head.header("Content-Length") == "6")
+            #expect(head.header("ETag") == etag)
+        }
+    }
+
+    @Test func changedFileGetsNewETag() async throws {
+        let (root, _) = try Self.makeRoot()
+        let files = StaticFiles(directory: root)
+        let first = try await files.respond(to: Request(method: .get, target: "/napkin.js"))
+        try "console.log(22)".write(toFile: root + "/napkin.js", atomically: true, encoding: .utf8)
+        let second = try await files.respond(to: Request(method: .get, target: "/napkin.js"))
+        #expect(first.headers["ETag"] != second.headers["ETag"])
+        guard case .bytes(let bytes) = second.body else { Issue.record("expected bytes"); return }
+        #expect(String(decoding: bytes, as: UTF8.self) == "console.log(22)")
+    }
+
+    @Test(arguments: [
+        "/../secret.txt", "/css/../../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E/%2e%2e/secret.txt",
+        "/..%2fsecret.txt", "/css%2fsite.css", "/..%5csecret.txt", "/css\\..\\..\\secret.txt",
+        "/napkin.js%00.png", "/escape.txt", "/up/secret.txt", "/.env", "/css", "/css/", "/empty", "/", "/missing.css",
+    ])
+    func traversalAndListingsAre404(target: String) async throws {
+        let (root, _) = try Self.makeRoot()
+        try await withServer(Self.router(root)) { server in
+            let reply = try await fetch(server.port, target)
+            #expect(reply.status == 404)
+            #expect(!reply.text.contains("top secret"))
+            #expect(!reply.text.contains("site.css"))
+        }
+    }
+
+    @Test func lookupReturnsNilOnMissAndRespondThrows404() async throws {
+        let (root, _) = try Self.makeRoot()
+        let files = StaticFiles(directory: root)
+        #expect(files.lookup(Request(method: .get, target: "/nope")) == nil)
+        #expect(files.lookup(Request(method: .post, target: "/napkin.js")) == nil)
+        #expect(files.lookup(Request(method: .get, target: "/napkin.js")) != nil)
+        await #expect(throws: HTTPError.self) { try await files.respond(to: Request(method: .get, target: "/nope")) }
+    }
+}
