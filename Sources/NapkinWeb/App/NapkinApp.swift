@@ -1,0 +1,217 @@
+import NapkinHTTP
+import napkin
+
+/// A napkin web app: a napkin tree per browser session, served over
+/// NapkinHTTP.
+///
+/// Give it the app-wide component (where shared services live) and the root
+/// builder; mount it on a router next to the app's own routes:
+///
+/// ```swift
+/// let app = NapkinApp(component: AppComponent(), configuration: .init(layout: PageLayout(title: "Counter"))) { component in
+///     await RootBuilder(dependency: component).build()
+/// }
+/// var router = NapkinHTTP.Router()
+/// router.get("/api/health") { _ in .text("ok") }
+/// app.mount(on: &router, publicDirectory: "Public")
+/// try await HTTPServer(configuration: .init(port: 8080), responder: router).runUntilSignalled()
+/// ```
+///
+/// Every page URL is answered from the session's tree; `GET /_napkin/events`
+/// streams its patches; `POST /_napkin/action` runs a fragment's action.
+@MainActor
+public final class NapkinApp {
+    /// How the app serves its sessions.
+    public nonisolated let configuration: NapkinConfiguration
+
+    private let launchTree: @MainActor () async -> any LaunchRouting
+    private let store: SessionStore
+    private var sweeper: Task<Void, Never>?
+
+    /// Creates an app whose sessions each get a tree from `root`, built on
+    /// `component`.
+    public init<AppComponent: Sendable>(
+        component: AppComponent,
+        configuration: NapkinConfiguration = NapkinConfiguration(),
+        root: @escaping @MainActor (AppComponent) async -> any LaunchRouting
+    ) {
+        self.configuration = configuration
+        launchTree = { await root(component) }
+        store = SessionStore(idleTimeout: configuration.sessionIdleTimeout, capacity: configuration.maxSessions)
+    }
+
+    // MARK: - Mounting
+
+    /// Adds napkin's routes to `router`: the event stream, the action
+    /// endpoint, and — for every other path — static files from
+    /// `publicDirectory`, then the session's pages. Also adds napkin's
+    /// security headers and error mapping, and starts evicting idle sessions.
+    public nonisolated func mount(on router: inout NapkinHTTP.Router, publicDirectory: String? = nil) {
+        router.use(SecurityHeaders(contentSecurityPolicy: configuration.contentSecurityPolicy))
+        router.use(ErrorMiddleware())
+        router.get(WebSession.eventsPath) { [self] request in await events(request) }
+        router.post(WebSession.actionPath) { [self] request in try await action(request) }
+        router.fallback(PageResponder(app: self, files: publicDirectory.map { StaticFiles(directory: $0) }))
+        Task { @MainActor in self.startSweeping() }
+    }
+
+    private func startSweeping() {
+        guard sweeper == nil else { return }
+        let interval = min(configuration.sessionIdleTimeout / 4, .seconds(60))
+        sweeper = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: max(interval, .milliseconds(100)))
+                await self?.evictIdleSessions()
+            }
+        }
+    }
+
+    /// Stops the idle sweep and tears every session down.
+    public func shutdown() async {
+        sweeper?.cancel()
+        sweeper = nil
+        for session in store.all {
+            _ = store.remove(id: session.id)
+            await session.terminate()
+        }
+    }
+
+    // MARK: - Sessions
+
+    /// The number of live sessions.
+    public var sessionCount: Int { store.count }
+
+    /// The live session with `id`.
+    public func session(id: String) -> WebSession? {
+        store.session(id: id)
+    }
+
+    /// Tears the session `id` down now: its tree is deactivated and released.
+    public func evict(sessionID id: String) async {
+        await store.remove(id: id)?.terminate()
+    }
+
+    /// Tears down every session idle for longer than the configured timeout.
+    public func evictIdleSessions() async {
+        for session in store.removeIdle() { await session.terminate() }
+    }
+
+    /// A JSON-ready snapshot of the session's napkin tree.
+    public func snapshot(sessionID id: String) -> TreeSnapshot? {
+        store.session(id: id)?.router.map { TreeSnapshot(router: $0) }
+    }
+
+    private func existingSession(for request: Request) -> WebSession? {
+        store.session(id: request.cookies[SessionCookie.name])
+    }
+
+    private func newSession() async -> WebSession {
+        let (session, evicted) = store.create()
+        for old in evicted { await old.terminate() }
+        let router = await launchTree()
+        session.router = router
+        await router.launch(from: session)
+        return session
+    }
+
+    // MARK: - Handlers
+
+    /// A page: navigates the session's tree to the path, then renders it
+    /// (or, for `Accept: application/json`, snapshots it).
+    func page(_ request: Request) async -> Response {
+        var created: WebSession?
+        let session: WebSession
+        if let existing = existingSession(for: request) {
+            session = existing
+        } else {
+            session = await newSession()
+            created = session
+        }
+        let path = WebPath(request.path)
+        let (claimed, _) = await Settlement.run(timeout: configuration.settleTimeout) {
+            await navigate(session, to: path)
+        }
+        session.flush()
+        var response: Response
+        if PageResponder.wantsJSON(request) {
+            response = treeResponse(session, path: path, claimed: claimed)
+        } else {
+            let body = claimed ? session.renderRoot() : configuration.notFoundBody
+            let page = configuration.layout.render(
+                body: body, csrfToken: session.csrfToken, eventID: session.lastEventID, eventsPath: WebSession.eventsPath)
+            response = .html(page.rendered, status: claimed ? .ok : .notFound)
+        }
+        response.headers["Cache-Control"] = "no-store"
+        if let created {
+            response.setCookie(SessionCookie.make(id: created.id, secure: configuration.secureCookies))
+        }
+        return response
+    }
+
+    private func navigate(_ session: WebSession, to path: WebPath) async -> Bool {
+        if session.currentPath != path {
+            session.currentPath = path
+            session.root?.forgetRenders()
+        }
+        guard let router = session.router as? any WebRouting else { return path.isRoot }
+        return await router.navigate(to: path)
+    }
+
+    private func treeResponse(_ session: WebSession, path: WebPath, claimed: Bool) -> Response {
+        struct Body: Encodable {
+            let path: String
+            let found: Bool
+            let tree: TreeSnapshot?
+        }
+        let body = Body(path: path.description, found: claimed, tree: session.router.map { TreeSnapshot(router: $0) })
+        let bytes = (try? SafeJSON.data(body, pretty: true)) ?? Array("{}".utf8)
+        return Response(
+            status: claimed ? .ok : .notFound,
+            headers: ["Content-Type": "application/json; charset=utf-8"],
+            body: .bytes(bytes))
+    }
+
+    /// A form post: checks the session, the CSRF token and the origin, runs
+    /// the fragment's action, waits for it to settle, then answers `204` to
+    /// napkin's client or `303` back to the page.
+    func action(_ request: Request) async throws -> Response {
+        guard let session = existingSession(for: request) else {
+            throw HTTPError(.forbidden, "Your session has ended. Reload the page to start a new one.")
+        }
+        let fields = try request.formFields()
+        func field(_ name: String) -> String? { fields.last { $0.name == name }?.value }
+
+        let token = request.headers["X-CSRF-Token"] ?? field("_csrf") ?? ""
+        guard SecureToken.constantTimeEquals(token, session.csrfToken) else {
+            throw HTTPError(.forbidden, "Invalid or missing CSRF token.")
+        }
+        if let origin = request.headers["Origin"], !OriginCheck.isSameOrigin(origin, host: request.headers["Host"]) {
+            throw HTTPError(.forbidden, "Cross-origin form posts are refused.")
+        }
+        guard let fragment = field("_fragment").flatMap(session.fragment(id:)) else {
+            throw HTTPError(.notFound, "Unknown fragment: it may have left the page. Reload the page.")
+        }
+        guard let action = field("_action").flatMap(fragment.action(named:)) else {
+            throw HTTPError(.notFound, "Unknown action.")
+        }
+        _ = try await Settlement.run(timeout: configuration.settleTimeout) {
+            try await action.run(request)
+        }
+        session.flush()
+        if request.headers["X-Napkin"] == "1" {
+            return Response(status: .noContent)
+        }
+        return .redirect(to: ReturnPath.sanitize(field("_return")))
+    }
+
+    /// The session's event stream; `204` (which tells `EventSource` to stop)
+    /// when there is no session — the stream never creates one.
+    func events(_ request: Request) -> Response {
+        guard let session = existingSession(for: request) else {
+            return Response(status: .noContent)
+        }
+        let lastEventID = (request.headers["Last-Event-ID"] ?? request.query["last-event-id"]).flatMap { UInt64($0) }
+        let stream = session.openStream(lastEventID: lastEventID)
+        return .eventStream(PatchEvents(stream: stream), heartbeat: configuration.heartbeat)
+    }
+}

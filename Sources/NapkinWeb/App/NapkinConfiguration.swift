@@ -1,0 +1,48 @@
+/// How a ``NapkinApp`` serves its sessions.
+public struct NapkinConfiguration: Sendable {
+    /// The document around every page.
+    public var layout: PageLayout
+    /// A session unused for this long is evicted (its tree torn down).
+    public var sessionIdleTimeout: Duration
+    /// At most this many live sessions; a new one evicts the least recently used.
+    public var maxSessions: Int
+    /// Mark the session cookie `Secure` (serve over HTTPS when this is on).
+    public var secureCookies: Bool
+    /// How long a form post waits for its consequences to be applied
+    /// before it answers anyway.
+    public var settleTimeout: Duration
+    /// How often an idle event stream sends a heartbeat comment.
+    public var heartbeat: Duration
+    /// The `Content-Security-Policy` of every napkin response.
+    public var contentSecurityPolicy: String
+    /// The body of the 404 page, shown inside the layout.
+    public var notFoundBody: HTML
+
+    /// A configuration with safe defaults: 30-minute idle sessions, 10,000
+    /// sessions at most, a 2-second settle bound, a strict CSP.
+    public init(
+        layout: PageLayout = PageLayout(title: "napkin"),
+        sessionIdleTimeout: Duration = .seconds(30 * 60),
+        maxSessions: Int = 10_000,
+        secureCookies: Bool = false,
+        settleTimeout: Duration = .seconds(2),
+        heartbeat: Duration = .seconds(15),
+        contentSecurityPolicy: String = NapkinConfiguration.strictContentSecurityPolicy,
+        notFoundBody: HTML = "<main class=\"napkin-missing\"><h1>Not found</h1><p><a href=\"/\">Home</a></p></main>"
+    ) {
+        self.layout = layout
+        self.sessionIdleTimeout = sessionIdleTimeout
+        self.maxSessions = maxSessions
+        self.secureCookies = secureCookies
+        self.settleTimeout = settleTimeout
+        self.heartbeat = heartbeat
+        self.contentSecurityPolicy = contentSecurityPolicy
+        self.notFoundBody = notFoundBody
+    }
+
+    /// Scripts, styles, images and connections from the app's own origin
+    /// only; no framing; forms post only to the app.
+    public static let strictContentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'"
+}

@@ -1,0 +1,26 @@
+import NapkinHTTP
+
+/// Answers every path no route claimed: a static file when one exists,
+/// otherwise the session's page.
+struct PageResponder: HTTPResponder {
+    let app: NapkinApp
+    let files: StaticFiles?
+
+    func respond(to request: Request) async throws -> Response {
+        guard request.method == .get || request.method == .head else {
+            var response = Response.text("Method Not Allowed", status: .methodNotAllowed)
+            response.headers["Allow"] = "GET, HEAD"
+            return response
+        }
+        if let files, let file = files.lookup(request) {
+            return file
+        }
+        return await app.page(request)
+    }
+
+    /// Whether the client asked for JSON rather than HTML.
+    static func wantsJSON(_ request: Request) -> Bool {
+        guard let accept = request.headers["Accept"]?.lowercased() else { return false }
+        return accept.contains("application/json") && !accept.contains("text/html")
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import napkin
+
+/// One napkin in a JSON snapshot of a session's tree.
+public struct TreeSnapshot: Encodable, Sendable {
+    /// The napkin's name (its router's type without `Router`).
+    public let name: String
+    /// The id of its fragment, when it has a web view.
+    public let fragment: String?
+    /// Its presenter's state, when the presenter is ``StatePresenting``.
+    public let state: JSONValue?
+    /// Its attached children, in attach order.
+    public let children: [TreeSnapshot]
+
+    /// Snapshots the subtree of `router`.
+    @MainActor
+    public init(router: any Routing) {
+        let typeName = String(describing: type(of: router))
+        name = typeName.hasSuffix("Router") ? String(typeName.dropLast("Router".count)) : typeName
+        let view = (router as? any ViewableRouting)?.viewControllable as? WebViewController
+        fragment = view?.fragmentID
+        state = EncodedState.of(router.interactable) ?? view.flatMap { EncodedState.of(viewController: $0) }
+        children = router.children.map { TreeSnapshot(router: $0) }
+    }
+}
+
+/// A presenter's state, captured on the main actor as a JSON value.
+public enum EncodedState {
+    @MainActor
+    static func of(_ interactor: any Interactable) -> JSONValue? {
+        guard let presentable = interactor as? any PresentableInteractable else { return nil }
+        return of(presenterOf: presentable)
+    }
+
+    @MainActor
+    private static func of<I: PresentableInteractable>(presenterOf interactor: I) -> JSONValue? {
+        guard let presenter = interactor.presenter as? any StatePresenting else { return nil }
+        return capture(presenter)
+    }
+
+    @MainActor
+    static func of(viewController: WebViewController) -> JSONValue? {
+        guard let presenter = viewController as? any StatePresenting else { return nil }
+        return capture(presenter)
+    }
+
+    @MainActor
+    private static func capture<P: StatePresenting>(_ presenter: P) -> JSONValue? {
+        guard let data = try? JSONEncoder().encode(presenter.state) else { return nil }
+        return try? JSONDecoder().decode(JSONValue.self, from: data)
+    }
+}
