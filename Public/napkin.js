@@ -34,24 +34,16 @@
     }, TOAST_MS);
   }
 
-  function armToasts(root) {
-    root.querySelectorAll('.toast').forEach(armToast);
-  }
+  const armToasts = (root) => root.querySelectorAll('.toast').forEach(armToast);
 
   // Shows a toast with plain text (never parsed as HTML).
   function toast(text) {
     let box = document.querySelector('.toasts');
     if (!box) {
-      box = document.createElement('div');
-      box.className = 'toasts';
+      box = body.appendChild(Object.assign(document.createElement('div'), { className: 'toasts' }));
       box.setAttribute('aria-live', 'polite');
-      body.appendChild(box);
     }
-    const p = document.createElement('p');
-    p.className = 'toast';
-    p.textContent = text;
-    box.appendChild(p);
-    armToast(p);
+    armToast(box.appendChild(Object.assign(document.createElement('p'), { className: 'toast', textContent: text })));
   }
 
   // --------------------------------------------------------------- patches
@@ -94,11 +86,16 @@
     } else to.value = from.value;
   }
 
-  // Replaces `old` by the element parsed from `html`, preserving user state.
-  function swap(old, html) {
+  // The first element of an HTML string, parsed inert (scripts never run).
+  function parse(html) {
     const tpl = document.createElement('template');
     tpl.innerHTML = html.trim();
-    const fresh = tpl.content.firstElementChild;
+    return tpl.content.firstElementChild;
+  }
+
+  // Replaces `old` by the element parsed from `html`, preserving user state.
+  function swap(old, html) {
+    const fresh = parse(html);
     if (!fresh) return;
 
     // Remember the state of the old controls, keyed.
@@ -156,9 +153,7 @@
     return streamURL + (streamURL.includes('?') ? '&' : '?') + 'last-event-id=' + encodeURIComponent(lastEventId);
   }
 
-  function remember(e) {
-    if (e.lastEventId) lastEventId = e.lastEventId;
-  }
+  const remember = (e) => { if (e.lastEventId) lastEventId = e.lastEventId; };
 
   function connect() {
     retryTimer = null;
@@ -193,21 +188,29 @@
   // A local path only ("/x", not "//host" or "https://…").
   const isLocal = (path) => typeof path === 'string' && path.startsWith('/') && !path.startsWith('//');
 
+  // Posts the form the plain way (no fetch), keeping the clicked button's value.
+  function plainSubmit(form, submitter) {
+    if (submitter && submitter.name) {
+      form.appendChild(Object.assign(document.createElement('input'), { type: 'hidden', name: submitter.name, value: submitter.value }));
+    }
+    form.submit();
+  }
+
   async function submit(form, submitter) {
     let data;
     try { data = new FormData(form, submitter || undefined); } catch (_) {
       data = new FormData(form);                      // older browsers: add the button by hand
       if (submitter && submitter.name) data.append(submitter.name, submitter.value);
     }
+    // The form's own token is the freshest (a patch may have re-rendered it).
     const csrf = data.get('_csrf') || body.dataset.napkinCsrf || '';
     const back = data.get('_return');
-    const url = form.getAttribute('action') || location.pathname;
+    const busy = (on) => { if (submitter) submitter.disabled = on; if (on) form.dataset.napkinBusy = '1'; else delete form.dataset.napkinBusy; };
 
-    form.dataset.napkinBusy = '1';
-    if (submitter) submitter.disabled = true;
+    busy(true);
     let res;
     try {
-      res = await fetch(url, {
+      res = await fetch(form.getAttribute('action') || location.pathname, {
         method: 'POST',
         body: new URLSearchParams(data),
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Napkin': '1', 'X-CSRF-Token': csrf },
@@ -215,41 +218,36 @@
         redirect: 'manual',
       });
     } catch (_) {
-      // Network trouble: let the browser post the form the plain way.
-      if (submitter) submitter.disabled = false;
-      delete form.dataset.napkinBusy;
-      if (submitter && submitter.name) {
-        const extra = document.createElement('input');
-        extra.type = 'hidden'; extra.name = submitter.name; extra.value = submitter.value;
-        form.appendChild(extra);
-      }
-      form.submit();
+      busy(false);
+      plainSubmit(form, submitter);                    // network trouble: let the browser try
       return;
     }
     try {
       if (res.status === 204) {
+        // Done; the patches come over the stream. Navigate only when asked to.
         const to = res.headers.get('X-Napkin-Location');
         if (isLocal(to)) location.assign(to);
         else if (isLocal(back) && back !== location.pathname + location.search) location.assign(back);
       } else if (res.type === 'opaqueredirect') {
-        // The server answered like it would a plain browser (303): follow it.
+        // The server answered as it would a plain browser (303): go back.
         location.assign(isLocal(back) ? back : location.href);
       } else if (res.status === 422) {
-        // The fragment re-rendered with its errors.
+        // The fragment re-rendered with its errors, same id.
         const html = await res.text();
-        const tpl = document.createElement('template');
-        tpl.innerHTML = html.trim();
-        const id = tpl.content.firstElementChild && tpl.content.firstElementChild.id;
-        const frag = form.closest('.napkin');
-        const old = (id && document.getElementById(id)) || frag;
+        const fresh = parse(html);
+        const old = (fresh && fresh.id && document.getElementById(fresh.id)) || form.closest('.napkin');
         if (old) swap(old, html);
+        const invalid = document.querySelector('[aria-invalid="true"]');
+        if (invalid && (!document.activeElement || document.activeElement === body)) invalid.focus();
       } else if (!res.ok) {
-        const text = (await res.text()).trim();
-        toast(text.length > 0 && text.length < 300 ? text : 'Something went wrong (' + res.status + ').');
+        const type = res.headers.get('Content-Type') || '';
+        const text = type.includes('html') ? '' : (await res.text()).trim();
+        toast(text && text.length < 300 ? text : 'Something went wrong (' + res.status + ').');
       }
+    } catch (err) {
+      toast('Something went wrong. Please try again.');
     } finally {
-      if (submitter) submitter.disabled = false;
-      delete form.dataset.napkinBusy;
+      busy(false);
     }
   }
 
