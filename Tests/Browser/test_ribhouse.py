@@ -237,7 +237,8 @@ def test_screens_fit_phone_and_desktop(sized_browser, base_url, artifacts):
     driver.get(base_url + "/")
     wait_for(driver, ".rh-out .hero")
     width = driver.execute_script("return window.innerWidth;")
-    assert width in (PHONE[0], DESKTOP[0]), f"unexpected viewport width {width}"
+    assert width in (PHONE[0], DESKTOP[0]), \
+        f"viewport is {width}px wide; is <meta name=viewport content='width=device-width'> missing?"
     check_screen(driver, artifacts, "signed-out", width)
 
     login(driver, "Ada")
@@ -277,3 +278,14 @@ def test_content_security_policy(browser, base_url):
     violations = [entry["message"] for entry in driver.get_log("browser")
                   if "Content Security Policy" in entry.get("message", "")]
     assert violations == [], f"CSP violations: {violations}"
+
+
+def test_missing_page(browser, base_url):
+    status, _, body = http(base_url + "/no-such-grill", headers={"Accept": "text/html"})
+    assert status == 404
+    assert "rh-missing" in body
+    driver = browser
+    driver.get(base_url + "/no-such-grill")
+    wait_for(driver, ".rh-missing .hero")
+    click(driver, ".rh-missing a[href='/']")
+    wait_for(driver, ".rh-out .hero")
