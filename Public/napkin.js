@@ -1,0 +1,272 @@
+// napkin.js — the browser side of napkin.
+//
+// The server renders every page completely and every form posts normally, so
+// the app works with JavaScript off. This script only enhances:
+//   1. it listens to the session's event stream and swaps patched fragments
+//      in place, keeping focus, caret and typed values where it can;
+//   2. it shows `toast` events;
+//   3. it submits napkin forms with fetch instead of a full page load.
+// No framework, no build step, no inline script: load with
+//   <script src="/napkin.js" defer></script>
+(() => {
+  'use strict';
+
+  const body = document.body;
+  if (!body || !window.fetch) return;
+
+  const streamURL = body.dataset.napkinStream;
+  let lastEventId = body.dataset.napkinEventId || '';
+
+  // ---------------------------------------------------------------- toasts
+
+  const TOAST_MS = 6000;
+  const reducedMotion = () =>
+    window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+  // Schedules the fade-out of a toast (once per element).
+  function armToast(el) {
+    if (el.dataset.napkinArmed) return;
+    el.dataset.napkinArmed = '1';
+    setTimeout(() => {
+      if (reducedMotion()) { el.remove(); return; }
+      el.classList.add('toast-out');          // CSS fades it
+      setTimeout(() => el.remove(), 600);      // then it leaves the DOM
+    }, TOAST_MS);
+  }
+
+  const armToasts = (root) => root.querySelectorAll('.toast').forEach(armToast);
+
+  // Shows a toast with plain text (never parsed as HTML).
+  function toast(text) {
+    let box = document.querySelector('.toasts');
+    if (!box) {
+      box = body.appendChild(Object.assign(document.createElement('div'), { className: 'toasts' }));
+      box.setAttribute('aria-live', 'polite');
+    }
+    armToast(box.appendChild(Object.assign(document.createElement('p'), { className: 'toast', textContent: text })));
+  }
+
+  // --------------------------------------------------------------- patches
+
+  const CONTROLS = 'input, textarea, select';
+
+  // A key that finds "the same control" in the old and the new fragment:
+  // its id, or else its form (by id, action name or position) and its name.
+  function controlKey(el, root) {
+    if (el.id) return '#' + el.id;
+    if (!el.name) return null;
+    const form = el.closest('form');
+    let formKey = '';
+    if (form) {
+      const action = form.querySelector('input[name="_action"]');
+      formKey = form.id || (action && action.getAttribute('value')) ||
+        String(Array.prototype.indexOf.call(root.querySelectorAll('form'), form));
+    }
+    const type = (el.type || '').toLowerCase();
+    const suffix = type === 'radio' || type === 'checkbox' ? '=' + el.getAttribute('value') : '';
+    return formKey + '|' + el.name + suffix;
+  }
+
+  // What the server said the control's value is (its attributes, not its state).
+  function serverValue(el) {
+    if (el.tagName === 'TEXTAREA') return el.defaultValue;
+    if (el.tagName === 'SELECT') {
+      return Array.from(el.options).map((o) => (o.defaultSelected ? '1' : '0') + o.value).join();
+    }
+    return String(el.getAttribute('value')) + '|' + el.hasAttribute('checked');
+  }
+
+  // Copies what the user typed/chose from `from` into `to`.
+  function copyState(from, to) {
+    const type = (from.type || '').toLowerCase();
+    if (type === 'file' || type === 'hidden') return;
+    if (type === 'checkbox' || type === 'radio') to.checked = from.checked;
+    else if (from.tagName === 'SELECT') {
+      Array.from(to.options).forEach((o, i) => { o.selected = !!(from.options[i] && from.options[i].selected); });
+    } else to.value = from.value;
+  }
+
+  // The first element of an HTML string, parsed inert (scripts never run).
+  function parse(html) {
+    const tpl = document.createElement('template');
+    tpl.innerHTML = html.trim();
+    return tpl.content.firstElementChild;
+  }
+
+  // Replaces `old` by the element parsed from `html`, preserving user state.
+  function swap(old, html) {
+    const fresh = parse(html);
+    if (!fresh) return;
+
+    // Remember the state of the old controls, keyed.
+    const before = new Map();
+    old.querySelectorAll(CONTROLS).forEach((el) => {
+      const key = controlKey(el, old);
+      if (key && !before.has(key)) before.set(key, el);
+    });
+    const active = document.activeElement;
+    const focused = active && old.contains(active) ? active : null;
+    const focusKey = focused && (focused.matches(CONTROLS) ? controlKey(focused, old) : (focused.id ? '#' + focused.id : null));
+    let selection = null;
+    if (focused) {
+      try { selection = [focused.selectionStart, focused.selectionEnd, focused.selectionDirection]; } catch (_) { /* no caret */ }
+    }
+
+    // Carry typed values over where the server did not change the value.
+    fresh.querySelectorAll(CONTROLS).forEach((el) => {
+      const key = controlKey(el, fresh);
+      const prev = key && before.get(key);
+      if (prev && prev.tagName === el.tagName && serverValue(prev) === serverValue(el)) copyState(prev, el);
+    });
+
+    old.replaceWith(fresh);
+    armToasts(fresh);
+
+    // Put focus and caret back on the matching element, if it still exists.
+    if (!focusKey) return;
+    const target = Array.from(fresh.querySelectorAll(focusKey.startsWith('#') ? '[id]' : CONTROLS))
+      .find((el) => (el.matches(CONTROLS) ? controlKey(el, fresh) : '#' + el.id) === focusKey);
+    if (!target) return;
+    target.focus({ preventScroll: true });
+    if (selection && selection[0] != null && target.value === focused.value) {
+      try { target.setSelectionRange(selection[0], selection[1], selection[2] || 'none'); } catch (_) { /* no caret */ }
+    }
+  }
+
+  // Applies one patch: {id, html}. Unknown ids are ignored.
+  function applyPatch(patch) {
+    if (!patch || typeof patch.id !== 'string' || typeof patch.html !== 'string') return;
+    const old = document.getElementById(patch.id);
+    if (old) swap(old, patch.html);
+  }
+
+  // ---------------------------------------------------------------- stream
+
+  const BACKOFF_MIN = 500;
+  const BACKOFF_MAX = 15000;
+  let source = null;
+  let backoff = BACKOFF_MIN;
+  let retryTimer = null;
+
+  function streamURLWithId() {
+    if (!lastEventId) return streamURL;
+    return streamURL + (streamURL.includes('?') ? '&' : '?') + 'last-event-id=' + encodeURIComponent(lastEventId);
+  }
+
+  const remember = (e) => { if (e.lastEventId) lastEventId = e.lastEventId; };
+
+  function connect() {
+    retryTimer = null;
+    if (source) source.close();
+    source = new EventSource(streamURLWithId());
+    source.onopen = () => { backoff = BACKOFF_MIN; };
+    source.onerror = () => {
+      // Our own backoff, not the browser's fixed retry: close and reopen later.
+      source.close();
+      source = null;
+      if (retryTimer) return;
+      retryTimer = setTimeout(connect, backoff);
+      backoff = Math.min(backoff * 2, BACKOFF_MAX);
+    };
+    source.addEventListener('patch', (e) => {
+      remember(e);
+      try { applyPatch(JSON.parse(e.data)); } catch (err) { console.error('napkin: bad patch', err); }
+    });
+    source.addEventListener('toast', (e) => {
+      remember(e);
+      try { const t = JSON.parse(e.data); if (t && t.text) toast(String(t.text)); } catch (err) { console.error('napkin: bad toast', err); }
+    });
+  }
+
+  function disconnect() {
+    if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; }
+    if (source) { source.close(); source = null; }
+  }
+
+  // ----------------------------------------------------------------- forms
+
+  // A local path only ("/x", not "//host" or "https://…").
+  const isLocal = (path) => typeof path === 'string' && path.startsWith('/') && !path.startsWith('//');
+
+  // Posts the form the plain way (no fetch), keeping the clicked button's value.
+  function plainSubmit(form, submitter) {
+    if (submitter && submitter.name) {
+      form.appendChild(Object.assign(document.createElement('input'), { type: 'hidden', name: submitter.name, value: submitter.value }));
+    }
+    form.submit();
+  }
+
+  async function submit(form, submitter) {
+    let data;
+    try { data = new FormData(form, submitter || undefined); } catch (_) {
+      data = new FormData(form);                      // older browsers: add the button by hand
+      if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+    }
+    // The form's own token is the freshest (a patch may have re-rendered it).
+    const csrf = data.get('_csrf') || body.dataset.napkinCsrf || '';
+    const back = data.get('_return');
+    const busy = (on) => { if (submitter) submitter.disabled = on; if (on) form.dataset.napkinBusy = '1'; else delete form.dataset.napkinBusy; };
+
+    busy(true);
+    let res;
+    try {
+      res = await fetch(form.getAttribute('action') || location.pathname, {
+        method: 'POST',
+        body: new URLSearchParams(data),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Napkin': '1', 'X-CSRF-Token': csrf },
+        credentials: 'same-origin',
+        redirect: 'manual',
+      });
+    } catch (_) {
+      busy(false);
+      plainSubmit(form, submitter);                    // network trouble: let the browser try
+      return;
+    }
+    try {
+      if (res.status === 204) {
+        // Done; the patches come over the stream. Navigate only when asked to.
+        const to = res.headers.get('X-Napkin-Location');
+        if (isLocal(to)) location.assign(to);
+        else if (isLocal(back) && back !== location.pathname + location.search) location.assign(back);
+      } else if (res.type === 'opaqueredirect') {
+        // The server answered as it would a plain browser (303): go back.
+        location.assign(isLocal(back) ? back : location.href);
+      } else if (res.status === 422) {
+        // The fragment re-rendered with its errors, same id.
+        const html = await res.text();
+        const fresh = parse(html);
+        const old = (fresh && fresh.id && document.getElementById(fresh.id)) || form.closest('.napkin');
+        if (old) swap(old, html);
+        const invalid = document.querySelector('[aria-invalid="true"]');
+        if (invalid && (!document.activeElement || document.activeElement === body)) invalid.focus();
+      } else if (!res.ok) {
+        const type = res.headers.get('Content-Type') || '';
+        const text = type.includes('html') ? '' : (await res.text()).trim();
+        toast(text && text.length < 300 ? text : 'Something went wrong (' + res.status + ').');
+      }
+    } catch (err) {
+      toast('Something went wrong. Please try again.');
+    } finally {
+      busy(false);
+    }
+  }
+
+  document.addEventListener('submit', (e) => {
+    const form = e.target;
+    if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-napkin-form')) return;
+    e.preventDefault();
+    if (form.dataset.napkinBusy) return;            // one post at a time per form
+    submit(form, e.submitter);
+  });
+
+  // ------------------------------------------------------------------ start
+
+  armToasts(document);
+  if (streamURL && window.EventSource) {
+    connect();
+    // Leaving the page closes the stream; coming back from the back/forward
+    // cache opens it again.
+    window.addEventListener('pagehide', disconnect);
+    window.addEventListener('pageshow', (e) => { if (e.persisted && !source) connect(); });
+  }
+})();

@@ -1,0 +1,291 @@
+"""Rib House in a real browser: the login flow with JavaScript on (live
+updates without reload, toasts) and off (plain form posts), bad names, the
+three screens at phone and desktop widths, and the Content-Security-Policy.
+
+Run with Tests/Browser/run, which starts the server and sets RIBHOUSE_URL.
+"""
+import json
+import re
+import secrets
+import urllib.error
+import urllib.request
+
+import pytest
+from selenium.common.exceptions import (ElementClickInterceptedException, NoAlertPresentException,
+                                        NoSuchElementException, StaleElementReferenceException)
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import DESKTOP, PHONE, save_screenshot
+
+FOODS = ["Brisket", "Pulled Pork", "St. Louis Ribs", "Burnt Ends", "Smoked Sausage"]
+XSS_NAME = "<script>alert(1)</script>"
+WAIT = 10          # seconds for anything that follows a click
+LIVE_WAIT = 20     # seconds for a server-side change (the pit moves every ~2 s)
+
+
+# ----------------------------------------------------------------- helpers
+
+def wait_for(driver, css, timeout=WAIT):
+    """The first element matching css, once it is visible."""
+    return WebDriverWait(driver, timeout).until(
+        EC.visibility_of_element_located((By.CSS_SELECTOR, css)), message=f"{css} never became visible")
+
+
+def wait_gone(driver, css, timeout=WAIT):
+    WebDriverWait(driver, timeout).until(
+        lambda d: not d.find_elements(By.CSS_SELECTOR, css), message=f"{css} is still there")
+
+
+def text_of(driver, css):
+    """textContent of the first match, or None (immune to stale elements)."""
+    return driver.execute_script(
+        "const el = document.querySelector(arguments[0]); return el ? el.textContent : null;", css)
+
+
+def click(driver, css, timeout=WAIT):
+    """Clicks css, retrying while live patches replace it under our feet."""
+    def attempt(d):
+        try:
+            element = d.find_element(By.CSS_SELECTOR, css)
+            if not element.is_displayed():
+                return False
+            element.click()
+            return True
+        except (StaleElementReferenceException, NoSuchElementException, ElementClickInterceptedException):
+            return False
+    WebDriverWait(driver, timeout).until(attempt, message=f"could not click {css}")
+
+
+def assert_no_alert(driver):
+    try:
+        alert = driver.switch_to.alert
+    except NoAlertPresentException:
+        return
+    text = alert.text
+    alert.dismiss()
+    pytest.fail(f"an alert opened: {text!r}")
+
+
+def submit_login(driver, name, *, force=False):
+    """Types name into the login form and presses Login. force=True sets the
+    value directly (past maxlength), as a hand-made request could."""
+    field = wait_for(driver, "form.login input[name='name']")
+    field.clear()
+    if force:
+        driver.execute_script("arguments[0].value = arguments[1];", field, name)
+    else:
+        field.send_keys(name)
+    click(driver, "form.login button[type='submit']")
+
+
+def login(driver, name):
+    submit_login(driver, name)
+    WebDriverWait(driver, WAIT).until(
+        lambda d: text_of(d, ".rh-in .greeting .name") == name,
+        message=f"the greeting never showed {name!r}")
+
+
+def logout(driver):
+    click(driver, "form.logout button")
+    wait_for(driver, ".rh-out .hero")
+    wait_gone(driver, ".rh-in")
+
+
+def foods(driver):
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('.rh-in .foods li'), li => li.textContent.trim());")
+
+
+def http(url, data=None, headers=None):
+    """(status, headers, body) — errors are answers too."""
+    request = urllib.request.Request(url, data=data, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.headers, response.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read().decode("utf-8", "replace")
+
+
+def announce(base_url, text):
+    status, _, body = http(f"{base_url}/api/announcements", json.dumps({"text": text}).encode(),
+                           {"Content-Type": "application/json"})
+    assert 200 <= status < 300, f"POST /api/announcements answered {status}: {body}"
+
+
+def toast_texts(driver):
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('.toast'), t => t.textContent.trim());")
+
+
+def assert_fits(driver, css):
+    """css is rendered, visible and inside the viewport's width."""
+    wait_for(driver, css)
+    box = driver.execute_script(
+        "const el = document.querySelector(arguments[0]); const r = el.getBoundingClientRect();"
+        "return {left: r.left, right: r.right, width: r.width, height: r.height, vw: window.innerWidth,"
+        " hidden: getComputedStyle(el).visibility === 'hidden'};", css)
+    assert box["width"] > 0 and box["height"] > 0 and not box["hidden"], f"{css} is not visible: {box}"
+    assert box["left"] >= -0.5 and box["right"] <= box["vw"] + 0.5, f"{css} sticks out of the viewport: {box}"
+
+
+def assert_no_horizontal_overflow(driver):
+    widths = driver.execute_script(
+        "return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth};")
+    assert widths["scroll"] <= widths["inner"], f"the page scrolls sideways: {widths}"
+
+
+def inline_scripts(driver):
+    return driver.execute_script("return document.querySelectorAll('script:not([src])').length;")
+
+
+# ------------------------------------------------------------------- tests
+
+def test_login_flow_with_javascript(browser, base_url):
+    driver = browser
+    driver.get(base_url + "/")
+    wait_for(driver, ".rh-out .hero")
+
+    # A name that is also markup comes back as text.
+    login(driver, XSS_NAME)
+    assert_no_alert(driver)
+    assert driver.find_elements(By.CSS_SELECTOR, ".greeting script") == []
+    assert text_of(driver, ".rh-in .greeting .name") == XSS_NAME
+
+    logout(driver)
+    login(driver, "Ada")
+    assert foods(driver) == FOODS
+
+    # The Pit Board, then a live update with no reload.
+    click(driver, ".tabs a[href='/pit']")
+    wait_for(driver, ".pitboard")
+    assert driver.find_elements(By.CSS_SELECTOR, ".pitboard .smokers tbody tr"), "the board has no smokers"
+    marker = secrets.token_hex(8)
+    driver.execute_script("window.__ribhouseMarker = arguments[0];", marker)
+    first = text_of(driver, ".pitboard .updated")
+    assert first, ".pitboard .updated is empty"
+    WebDriverWait(driver, LIVE_WAIT).until(
+        lambda d: (text_of(d, ".pitboard .updated") or first) != first,
+        message="the Pit Board never updated live")
+    assert driver.execute_script("return window.__ribhouseMarker;") == marker, "the page reloaded"
+
+    # An announcement arrives as a toast.
+    announce(base_url, "Last call for burnt ends!")
+    WebDriverWait(driver, WAIT).until(
+        lambda d: "Last call for burnt ends!" in toast_texts(d), message="the toast never showed")
+    assert driver.execute_script("return window.__ribhouseMarker;") == marker, "the page reloaded"
+
+    logout(driver)
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+@pytest.mark.parametrize("name", ["", "   ", "x" * 41], ids=["empty", "blank", "41-chars"])
+def test_bad_name_shows_error(make_browser, base_url, js, name):
+    driver = make_browser(js=js)
+    driver.get(base_url + "/")
+    wait_for(driver, ".rh-out .hero")
+    submit_login(driver, name, force=True)
+    error = wait_for(driver, ".rh-out .error")
+    assert error.text.strip(), "the error is empty"
+    assert not driver.find_elements(By.CSS_SELECTOR, ".rh-in")
+    # Still signed out after a fresh load, too.
+    driver.get(base_url + "/")
+    wait_for(driver, ".rh-out .hero")
+    assert not driver.find_elements(By.CSS_SELECTOR, ".rh-in")
+
+
+def test_login_flow_without_javascript(browser_nojs, base_url):
+    driver = browser_nojs
+    driver.get(base_url + "/")
+    wait_for(driver, ".rh-out .hero")
+
+    driver.execute_script("window.__ribhouseMarker = 1;")
+    login(driver, "Ada")      # a plain post, a 303, a fresh page
+    assert driver.execute_script("return window.__ribhouseMarker;") is None, "no page load: was JS really off?"
+    assert foods(driver) == FOODS
+    assert "/_napkin/" not in driver.current_url, f"the browser stayed on {driver.current_url}"
+
+    driver.get(base_url + "/pit")
+    wait_for(driver, ".pitboard")
+    assert driver.find_elements(By.CSS_SELECTOR, ".pitboard .smokers tbody tr")
+    assert text_of(driver, ".rh-in .greeting .name") == "Ada"
+
+    logout(driver)
+    driver.get(base_url + "/")
+    wait_for(driver, ".rh-out .hero")
+
+
+SCREENS = {
+    "signed-out": [".rh-out .kicker", ".rh-out .hero", "form.login input[name='name']", "form.login button.ink"],
+    "signed-in": [".rh-in .greeting .name", ".rh-in .pit-header", ".rh-in .foods", ".specials",
+                  "form.logout button.ghost"],
+    "pit-board": [".rh-in .greeting .name", ".pitboard", ".pitboard .smokers", ".pitboard .updated"],
+}
+
+
+def check_screen(driver, artifacts, screen, width):
+    for css in SCREENS[screen]:
+        assert_fits(driver, css)
+    assert_no_horizontal_overflow(driver)
+    assert inline_scripts(driver) == 0
+    save_screenshot(driver, artifacts / f"{screen}-{width}.png")
+
+
+def test_screens_fit_phone_and_desktop(sized_browser, base_url, artifacts):
+    driver = sized_browser
+    driver.get(base_url + "/")
+    wait_for(driver, ".rh-out .hero")
+    width = driver.execute_script("return window.innerWidth;")
+    assert width in (PHONE[0], DESKTOP[0]), \
+        f"viewport is {width}px wide; is <meta name=viewport content='width=device-width'> missing?"
+    check_screen(driver, artifacts, "signed-out", width)
+
+    login(driver, "Ada")
+    assert len(foods(driver)) == len(FOODS)
+    check_screen(driver, artifacts, "signed-in", width)
+
+    driver.get(base_url + "/pit")
+    wait_for(driver, ".pitboard")
+    check_screen(driver, artifacts, "pit-board", width)
+
+
+def test_content_security_policy(browser, base_url):
+    status, headers, body = http(base_url + "/", headers={"Accept": "text/html"})
+    assert status == 200
+    policy = headers.get("Content-Security-Policy")
+    assert policy, "no Content-Security-Policy header"
+    directives = {d.split()[0].lower(): d.split()[1:] for d in policy.split(";") if d.strip()}
+    assert "script-src" in directives, f"no script-src in {policy!r}"
+    sources = [s.lower() for s in directives["script-src"]]
+    assert "'self'" in sources, f"script-src is {sources}"
+    assert "'unsafe-inline'" not in sources and "'unsafe-eval'" not in sources, f"script-src is {sources}"
+
+    # No inline script in the HTML; the client is an external file.
+    assert not re.search(r"<script(?![^>]*\bsrc\s*=)[^>]*>", body, re.I), "an inline <script> in the page"
+    assert re.search(r"<script[^>]*\bsrc\s*=\s*\"?/napkin\.js", body, re.I), "napkin.js is not loaded"
+
+    # In the browser: no inline scripts on any screen, no CSP violation reported.
+    driver = browser
+    driver.get(base_url + "/")
+    wait_for(driver, ".rh-out .hero")
+    assert inline_scripts(driver) == 0
+    login(driver, "Ada")
+    assert inline_scripts(driver) == 0
+    driver.get(base_url + "/pit")
+    wait_for(driver, ".pitboard")
+    assert inline_scripts(driver) == 0
+    violations = [entry["message"] for entry in driver.get_log("browser")
+                  if "Content Security Policy" in entry.get("message", "")]
+    assert violations == [], f"CSP violations: {violations}"
+
+
+def test_missing_page(browser, base_url):
+    status, _, body = http(base_url + "/no-such-grill", headers={"Accept": "text/html"})
+    assert status == 404
+    assert "rh-missing" in body
+    driver = browser
+    driver.get(base_url + "/no-such-grill")
+    wait_for(driver, ".rh-missing .hero")
+    click(driver, ".rh-missing a[href='/']")
+    wait_for(driver, ".rh-out .hero")
