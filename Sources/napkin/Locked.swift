@@ -4,19 +4,20 @@ import Glibc
 import Darwin
 #endif
 
-/// A value guarded by a `pthread` mutex.
+/// A value guarded by a `pthread` mutex, shared by napkin's modules
+/// (package access: not part of napkin's public API).
 ///
 /// napkin uses this instead of `Synchronization.Mutex` because ThreadSanitizer
 /// understands `pthread_mutex_t`, and napkin's suite runs under it: with a
 /// futex-based lock it reports races that cannot happen, and a real race
 /// would hide among them.
-final class Locked<State>: @unchecked Sendable {
+package final class Locked<State>: @unchecked Sendable {
     // Safe to share: every access to `state` happens inside `withLock`,
     // holding `mutex`.
     private var state: State
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init(_ state: State) {
+    package init(_ state: State) {
         self.state = state
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
@@ -28,7 +29,7 @@ final class Locked<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the state.
-    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)

@@ -1,4 +1,5 @@
 import NapkinHTTP
+import napkin
 
 /// One open event stream (one tab) of a session: the patches it has not
 /// sent yet, the latest per fragment, so a slow tab never builds a backlog.

@@ -1,0 +1,115 @@
+import Foundation
+import NapkinHTTP
+import NapkinWeb
+import napkin
+
+/// Reads a napkin event stream in a test: events as they arrive, or the
+/// next patch that matches.
+public final class EventStreamReader: Sendable {
+    /// A live patch: a fragment's new outer HTML.
+    public struct Patch: Decodable, Sendable {
+        /// The fragment id.
+        public let id: String
+        /// The fragment's new outer HTML.
+        public let html: String
+        /// The event id it came with.
+        public internal(set) var eventID: UInt64?
+
+        private enum CodingKeys: String, CodingKey { case id, html }
+    }
+
+    private struct State {
+        var queue: [ServerSentEvent] = []
+        var waiter: CheckedContinuation<ServerSentEvent?, any Error>?
+        var finished = false
+    }
+
+    /// The status the stream was answered with (`200`, or `204` without a session).
+    public let status: Int
+    private let state = Locked(State())
+    private let pump: Locked<Task<Void, Never>?> = Locked(nil)
+
+    init(status: Int, body: ResponseBody) {
+        self.status = status
+        guard case .stream(let chunks) = body else {
+            state.withLock { $0.finished = true }
+            return
+        }
+        let task = Task { [state] in
+            var parser = EventStreamParser()
+            do {
+                for try await chunk in chunks {
+                    for event in parser.feed(chunk) { Self.deliver(event, to: state) }
+                }
+            } catch {}
+            let waiter = state.withLock { state in
+                state.finished = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: nil)
+        }
+        pump.withLock { $0 = task }
+    }
+
+    deinit {
+        close()
+    }
+
+    private static func deliver(_ event: ServerSentEvent, to state: Locked<State>) {
+        let waiter = state.withLock { state in
+            guard let waiter = state.waiter else {
+                state.queue.append(event)
+                return nil as CheckedContinuation<ServerSentEvent?, any Error>?
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume(returning: event)
+    }
+
+    /// Stops reading; the server sees the client go away.
+    public func close() {
+        pump.withLock { $0?.cancel() }
+    }
+
+    /// The next event, waiting at most `timeout` (a failure bound, not a pause).
+    public func next(timeout: Duration = .seconds(10)) async throws -> ServerSentEvent {
+        let timer = Task { [state] in
+            try await Task.sleep(for: timeout)
+            let waiter = state.withLock { state in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(throwing: TestClientError.timedOut(timeout))
+        }
+        defer { timer.cancel() }
+        let event = try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<ServerSentEvent?, any Error>) in
+            let ready: ServerSentEvent?? = state.withLock { state in
+                if !state.queue.isEmpty { return .some(state.queue.removeFirst()) }
+                if state.finished { return .some(nil) }
+                state.waiter = waiter
+                return nil
+            }
+            if let ready { waiter.resume(returning: ready) }
+        }
+        guard let event else { throw TestClientError.streamEnded }
+        return event
+    }
+
+    /// The next patch for which `matches` holds, skipping others.
+    public func nextPatch(
+        timeout: Duration = .seconds(10), where matches: (Patch) -> Bool = { _ in true }
+    ) async throws -> Patch {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { throw TestClientError.timedOut(timeout) }
+            let event = try await next(timeout: remaining)
+            guard event.event == "patch" else { continue }
+            var patch = try JSONDecoder().decode(Patch.self, from: Data(event.data.utf8))
+            patch.eventID = event.id.flatMap { UInt64($0) }
+            if matches(patch) { return patch }
+        }
+    }
+}
