@@ -1,0 +1,133 @@
+import NapkinHTTP
+import NapkinTesting
+import Testing
+@testable import NapkinWeb
+
+@Suite("Form actions")
+@MainActor
+struct ActionTests {
+    @Test("a plain post answers 303 back to the page, which shows the new state", arguments: TestApp.Mode.allCases)
+    func plainPost(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode)
+        let client = testApp.client()
+        let page = try await client.get("/")
+        let form = try #require(page.form(withButton: "Increment"))
+        let posted = try await client.post(form.action, form: form.fields.map { ($0.name, $0.value) })
+        #expect(posted.status == 303)
+        #expect(posted.headers["Location"] == "/")
+        let after = try await client.follow(posted)
+        #expect(after.text.contains("Count: 1"))
+        await testApp.stop()
+    }
+
+    @Test("a fetch post answers 204, and a GET right after sees the new state", arguments: TestApp.Mode.allCases)
+    func fetchPost(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode)
+        let client = testApp.client()
+        let page = try await client.get("/")
+        let response = try await client.submit(page, button: "Increment", javascript: true)
+        #expect(response.status == 204)
+        #expect(try await client.get("/").text.contains("Count: 1"))
+        await testApp.stop()
+    }
+
+    @Test("a post settles fan-out consequences before answering: the shared counter shows at once", arguments: TestApp.Mode.allCases)
+    func settlesFanOut(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode)
+        let client = testApp.client()
+        let page = try await client.get("/detail")
+        let after = try await client.submit(page, button: "Bump")
+        #expect(after.text.contains("Shared: 1"))
+        #expect(after.text.contains("Detail sees 1"))
+        await testApp.stop()
+    }
+
+    @Test("bad tokens, origins, fragments, actions and bodies are refused with short messages; the session survives",
+          arguments: TestApp.Mode.allCases)
+    func refusals(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode)
+        let client = testApp.client()
+        let page = try await client.get("/")
+        let form = try #require(page.form(withButton: "Increment"))
+        func fields(_ changes: [String: String?]) -> [(String, String)] {
+            var values = form.fields.map { ($0.name, $0.value) }
+            for (name, value) in changes {
+                values.removeAll { $0.0 == name }
+                if let value { values.append((name, value)) }
+            }
+            return values
+        }
+        let missingToken = try await client.post(form.action, form: fields(["_csrf": nil]))
+        #expect(missingToken.status == 403)
+        #expect(missingToken.text.contains("CSRF"))
+        let wrongToken = try await client.post(form.action, form: fields(["_csrf": String(repeating: "0", count: 32)]))
+        #expect(wrongToken.status == 403)
+        let crossOrigin = try await client.post(form.action, form: fields([:]), headers: ["Origin": "http://evil.example"])
+        #expect(crossOrigin.status == 403)
+        let unknownFragment = try await client.post(form.action, form: fields(["_fragment": "n-999999"]))
+        #expect(unknownFragment.status == 404)
+        let unknownAction = try await client.post(form.action, form: fields(["_action": "launchMissiles"]))
+        #expect(unknownAction.status == 404)
+        #expect(unknownAction.text == "Unknown action.")
+        let malformed = try await client.send(
+            .post, form.action, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Array("a=%zz".utf8))
+        #expect(malformed.status == 400)
+        let wrongType = try await client.send(.post, form.action, headers: ["Content-Type": "text/plain"], body: Array("hi".utf8))
+        #expect(wrongType.status == 415)
+        let noteForm = try #require(page.form(withButton: "Save note"))
+        let missingField = try await client.post(noteForm.action, form: noteForm.fields.filter { $0.name != "text" }.map { ($0.name, $0.value) })
+        #expect(missingField.status == 400)
+
+        // None of it touched the session.
+        let after = try await client.get("/")
+        #expect(after.headers["Set-Cookie"] == nil)
+        #expect(after.text.contains("Count: 0"))
+        #expect(try await client.submit(after, button: "Increment").text.contains("Count: 1"))
+        await testApp.stop()
+    }
+
+    @Test("a CSRF token stolen from another session is refused", arguments: TestApp.Mode.allCases)
+    func stolenToken(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode)
+        let victim = testApp.client()
+        let attacker = testApp.client()
+        let victimPage = try await victim.get("/")
+        let attackerPage = try await attacker.get("/")
+        let stolen = try #require(victimPage.form(withButton: "Increment")?.value(of: "_csrf"))
+        let attackerForm = try #require(attackerPage.form(withButton: "Increment"))
+        var fields = attackerForm.fields.map { ($0.name, $0.value) }
+        fields.removeAll { $0.0 == "_csrf" }
+        fields.append(("_csrf", stolen))
+        #expect(try await attacker.post(attackerForm.action, form: fields).status == 403)
+        // The victim's fragment id with the attacker's own session is unknown there, too.
+        let victimForm = try #require(victimPage.form(withButton: "Increment"))
+        var crossed = victimForm.fields.map { ($0.name, $0.value) }
+        crossed.removeAll { $0.0 == "_csrf" }
+        crossed.append(("_csrf", try #require(attackerForm.value(of: "_csrf"))))
+        #expect(try await attacker.post(victimForm.action, form: crossed).status == 404)
+        #expect(try await victim.get("/").text.contains("Count: 0"))
+        await testApp.stop()
+    }
+
+    @Test("a post without a session is refused and creates none")
+    func postWithoutSession() async throws {
+        let testApp = try await TestApp.start(.inProcess)
+        let response = try await testApp.client().post(WebSession.actionPath, form: [("_action", "increment")])
+        #expect(response.status == 403)
+        #expect(testApp.app.sessionCount == 0)
+        await testApp.stop()
+    }
+
+    @Test("a body over the server's limit answers 413 and the session survives")
+    func tooLarge() async throws {
+        let testApp = try await TestApp.start(.live, serverConfiguration: ServerConfiguration(maxRequestBodySize: 1024))
+        let client = testApp.client()
+        let page = try await client.get("/")
+        let form = try #require(page.form(withButton: "Save note"))
+        var fields = form.fields.map { ($0.name, $0.value) }
+        fields.append(("text", String(repeating: "x", count: 4096)))
+        #expect(try await client.post(form.action, form: fields).status == 413)
+        #expect(try await client.get("/").status == 200)
+        await testApp.stop()
+    }
+}

@@ -1,0 +1,44 @@
+import Testing
+@testable import NapkinWeb
+
+@Suite("HTML")
+struct HTMLTests {
+    @Test("interpolated text is escaped; literals and HTML values are markup")
+    func escaping() {
+        let name = "<script>alert('x') & \"y\"</script>"
+        let inner: HTML = "<b>bold</b>"
+        let html: HTML = "<p title=\"\(name)\">\(name) \(inner)</p>"
+        #expect(html.rendered == "<p title=\"&lt;script&gt;alert(&#39;x&#39;) &amp; &quot;y&quot;&lt;/script&gt;\">&lt;script&gt;alert(&#39;x&#39;) &amp; &quot;y&quot;&lt;/script&gt; <b>bold</b></p>")
+    }
+
+    @Test("numbers and other values are escaped as text; raw is taken as is")
+    func valuesAndRaw() {
+        let html: HTML = "\(42)|\(raw: "<hr>")|\([HTML(text: "<"), "<br>"])"
+        #expect(html.rendered == "42|<hr>|&lt;<br>")
+    }
+
+    @Test("safe JSON never contains a raw angle bracket or ampersand")
+    func safeJSON() {
+        let json = SafeJSON.encode(["html": "</script><b>&"])
+        #expect(!json.contains("<") && !json.contains(">") && !json.contains("&"))
+        #expect(json.contains("\\u003c/script\\u003e"))
+    }
+
+    @Test("return paths never leave the site")
+    func returnPaths() {
+        #expect(ReturnPath.sanitize("/pit") == "/pit")
+        #expect(ReturnPath.sanitize("//evil.example") == "/")
+        #expect(ReturnPath.sanitize("/\\evil.example") == "/")
+        #expect(ReturnPath.sanitize("https://evil.example") == "/")
+        #expect(ReturnPath.sanitize("/a\nb") == "/")
+        #expect(ReturnPath.sanitize(nil) == "/")
+    }
+
+    @Test("origins match only the same host and port")
+    func origins() {
+        #expect(OriginCheck.isSameOrigin("http://127.0.0.1:8080", host: "127.0.0.1:8080"))
+        #expect(!OriginCheck.isSameOrigin("http://evil.example", host: "127.0.0.1:8080"))
+        #expect(!OriginCheck.isSameOrigin("null", host: "127.0.0.1:8080"))
+        #expect(!OriginCheck.isSameOrigin("http://127.0.0.1:8080", host: nil))
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import NapkinHTTP
+import NapkinTesting
+import Testing
+@testable import NapkinWeb
+
+@Suite("Live updates")
+@MainActor
+struct LiveUpdateTests {
+    @Test("a presenter change becomes a patch of its fragment on the session's stream", arguments: TestApp.Mode.allCases)
+    func patchOnChange(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode)
+        let client = testApp.client()
+        let page = try await client.get("/")
+        let stream = try await client.events()
+        #expect(stream.status == 200)
+        let initial = try await stream.nextPatch()
+        #expect(initial.html.contains("Count: 0"))
+        _ = try await client.submit(page, button: "Increment", javascript: true)
+        let patch = try await stream.nextPatch()
+        #expect(patch.html.contains("Count: 1"))
+        #expect(patch.html.hasPrefix("<div class=\"napkin\" id=\"\(patch.id)\""))
+        #expect((patch.eventID ?? 0) > (initial.eventID ?? 0))
+        stream.close()
+        await testApp.stop()
+    }
+
+    @Test("a page's own event id means no catch-up patch; an older one gets the whole page")
+    func lastEventID() async throws {
+        let testApp = try await TestApp.start(.inProcess)
+        let client = testApp.client()
+        let page = try await client.get("/")
+        let warm = try await client.events()
+        _ = try await warm.nextPatch()
+        _ = try await client.submit(page, button: "Increment", javascript: true)
+        let latest = try #require(try await warm.nextPatch().eventID)
+
+        let behind = try await client.events(lastEventID: latest - 1)
+        let catchUp = try await behind.nextPatch()
+        #expect(catchUp.html.contains("data-napkin=\"Home\"") && catchUp.html.contains("Count: 1"))
+
+        let current = try await client.events(lastEventID: latest)
+        _ = try await client.submit(page, button: "Save note", fields: ["text": "next"], javascript: true)
+        let next = try await current.nextPatch()
+        #expect(next.html.contains("next"))
+        #expect(next.eventID == latest + 1)
+        for stream in [warm, behind, current] { stream.close() }
+        await testApp.stop()
+    }
+
+    @Test("an app-wide service change is patched into every session's stream", arguments: TestApp.Mode.allCases)
+    func sharedServicePatchesAllSessions(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode)
+        var clients: [TestClient] = []
+        var streams: [EventStreamReader] = []
+        for _ in 0..<3 {
+            let client = testApp.client()
+            _ = try await client.get("/")
+            let stream = try await client.events()
+            _ = try await stream.nextPatch()
+            clients.append(client)
+            streams.append(stream)
+        }
+        let page = try await clients[0].get("/")
+        _ = try await clients[0].submit(page, button: "Bump", javascript: true)
+        for stream in streams {
+            let patch = try await stream.nextPatch()
+            #expect(patch.html.contains("Shared: 1"))
+            stream.close()
+        }
+        await testApp.stop()
+    }
+
+    @Test("a slow tab gets the latest html per fragment, not a backlog")
+    func slowTabCoalesces() async throws {
+        let stream = PatchStream {}
+        stream.offer([Patch(id: "n-1", html: "one", sequence: 1)])
+        stream.offer([Patch(id: "n-2", html: "other", sequence: 2)])
+        stream.offer([Patch(id: "n-1", html: "three", sequence: 3)])
+        let batch = try #require(await stream.next())
+        #expect(batch.map(\.html) == ["other", "three"])
+        stream.close()
+        #expect(await stream.next() == nil)
+    }
+
+    @Test("typed markup comes back escaped in HTML, JSON and patches", arguments: TestApp.Mode.allCases)
+    func escapingEverywhere(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode)
+        let client = testApp.client()
+        let page = try await client.get("/")
+        let stream = try await client.events()
+        _ = try await stream.nextPatch()
+        let attack = "<script>alert(1)</script>"
+        _ = try await client.submit(page, button: "Save note", fields: ["text": attack], javascript: true)
+
+        let patchEvent = try await stream.next()
+        #expect(!patchEvent.data.contains("<script>alert"))
+        let patch = try JSONDecoder().decode(EventStreamReader.Patch.self, from: Data(patchEvent.data.utf8))
+        #expect(patch.html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        let html = try await client.get("/").text
+        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(!html.contains(attack))
+        let json = try await client.get("/", headers: ["Accept": "application/json"])
+        #expect(!json.text.contains("<script>"))
+        #expect(json.text.contains("\\u003cscript\\u003e"))
+        let tree = try json.json(JSONValue.self)
+        #expect(tree.napkin(named: "Home")?["state"]?["note"]?.stringValue == attack)
+        stream.close()
+        await testApp.stop()
+    }
+}

@@ -1,0 +1,98 @@
+import NapkinHTTP
+import NapkinTesting
+import Testing
+@testable import NapkinWeb
+
+@Suite("Sessions")
+@MainActor
+struct SessionTests {
+    @Test("the first page creates a session with a safe cookie and renders the tree", arguments: TestApp.Mode.allCases)
+    func firstPage(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode)
+        let client = testApp.client()
+        let page = try await client.get("/")
+        #expect(page.status == 200)
+        let cookie = try #require(page.headers["Set-Cookie"])
+        #expect(cookie.hasPrefix("napkin_session="))
+        for attribute in ["HttpOnly", "SameSite=Lax", "Path=/"] { #expect(cookie.contains(attribute)) }
+        #expect(!cookie.contains("Secure"))
+        let id = try #require(await client.sessionID)
+        #expect(id.count == 32)
+        #expect(page.text.contains("data-napkin=\"Home\""))
+        #expect(page.text.contains("Count: 0"))
+        #expect(page.headers["Content-Security-Policy"]?.contains("script-src 'self'") == true)
+        #expect(page.headers["X-Content-Type-Options"] == "nosniff")
+        #expect(page.headers["Referrer-Policy"] == "same-origin")
+        #expect(page.headers["Content-Security-Policy"]?.contains("frame-ancestors 'none'") == true)
+        #expect(!page.text.contains("<script>"))
+        #expect(testApp.app.sessionCount == 1)
+
+        let again = try await client.get("/")
+        #expect(again.headers["Set-Cookie"] == nil)
+        #expect(testApp.app.sessionCount == 1)
+        await testApp.stop()
+    }
+
+    @Test("Secure is added to the cookie when configured")
+    func secureCookie() async throws {
+        let testApp = try await TestApp.start(.inProcess, configuration: NapkinConfiguration(secureCookies: true))
+        let page = try await testApp.client().get("/")
+        #expect(page.headers["Set-Cookie"]?.contains("Secure") == true)
+        await testApp.stop()
+    }
+
+    @Test("static files, API routes and the event stream never create a session", arguments: TestApp.Mode.allCases)
+    func noSessionOutsidePages(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode)
+        let client = testApp.client()
+        let ping = try await client.get("/api/ping")
+        #expect(ping.text == "pong")
+        let events = try await client.events()
+        #expect(events.status == 204)
+        #expect(await client.sessionID == nil)
+        #expect(testApp.app.sessionCount == 0)
+        await testApp.stop()
+    }
+
+    @Test("a forged or unknown cookie gets a new session, never someone else's", arguments: TestApp.Mode.allCases)
+    func forgedCookie(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode)
+        let alice = testApp.client()
+        let page = try await alice.get("/")
+        _ = try await alice.submit(page, button: "Save note", fields: ["text": "alice's secret"])
+        let aliceID = try #require(await alice.sessionID)
+
+        let mallory = testApp.client()
+        for forged in ["0123456789abcdef0123456789abcdef", "../../etc", String(aliceID.dropLast()) + "x"] {
+            await mallory.setCookie("napkin_session", forged)
+            let response = try await mallory.get("/")
+            #expect(!response.text.contains("alice&#39;s secret"))
+            let newID = try #require(await mallory.sessionID)
+            #expect(newID != aliceID && newID != forged)
+        }
+        let alicePage = try await alice.get("/")
+        #expect(alicePage.text.contains("alice&#39;s secret"))
+        await testApp.stop()
+    }
+
+    @Test("two sessions never see each other's state or patches", arguments: TestApp.Mode.allCases)
+    func sessionsAreSeparate(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode)
+        let alice = testApp.client()
+        let bob = testApp.client()
+        let alicePage = try await alice.get("/")
+        let bobPage = try await bob.get("/")
+        let bobStream = try await bob.events()
+        _ = try await bobStream.nextPatch()  // the page as of connecting
+
+        _ = try await alice.submit(alicePage, button: "Save note", fields: ["text": "for alice only"])
+        _ = try await bob.submit(bobPage, button: "Save note", fields: ["text": "bob's own"], javascript: true)
+        // Had alice's change leaked into bob's stream, it would come first.
+        let patch = try await bobStream.nextPatch()
+        #expect(patch.html.contains("bob&#39;s own"))
+        #expect(!patch.html.contains("for alice only"))
+        #expect(try await bob.get("/").text.contains("for alice only") == false)
+        bobStream.close()
+        await testApp.stop()
+    }
+}

@@ -1,0 +1,37 @@
+import napkin
+
+/// An app-wide service: one counter every session sees, fanned out.
+actor CounterService {
+    let values = StateBroadcaster(0)
+
+    func bump() async {
+        await values.send(await values.value + 1)
+    }
+}
+
+/// Records what test napkins built, weakly, and the tasks they bound, so
+/// tests can check that evicted trees are released.
+final class Probe: Sendable {
+    private let objects = Locked<[WeakObject]>([])
+    private let tasks = Locked<[Task<Void, Never>]>([])
+
+    struct WeakObject: @unchecked Sendable {
+        // Safe to share: only read and written inside `Probe`'s locks.
+        weak var value: AnyObject?
+    }
+
+    func track(_ object: AnyObject) {
+        objects.withLock { $0.append(WeakObject(value: object)) }
+    }
+
+    func track(_ task: Task<Void, Never>) {
+        tasks.withLock { $0.append(task) }
+    }
+
+    var liveObjects: Int { objects.withLock { $0.filter { $0.value != nil }.count } }
+    var trackedObjects: Int { objects.withLock { $0.count } }
+
+    func waitForTasks() async {
+        for task in tasks.withLock({ $0 }) { await task.value }
+    }
+}

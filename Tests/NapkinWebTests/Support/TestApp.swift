@@ -1,0 +1,54 @@
+import NapkinHTTP
+import Testing
+import NapkinTesting
+import NapkinWeb
+import napkin
+
+/// The test app, assembled as a real app would be, with a client in the
+/// requested mode.
+@MainActor
+final class TestApp {
+    enum Mode: String, CaseIterable, CustomTestStringConvertible {
+        case inProcess, live
+        var testDescription: String { rawValue }
+    }
+
+    let component = TestAppComponent()
+    let app: NapkinApp
+    let router: NapkinHTTP.Router
+    private var server: HTTPServer?
+    private(set) var port = 0
+
+    init(configuration: NapkinConfiguration = NapkinConfiguration(layout: PageLayout(title: "Test"))) {
+        app = NapkinApp(component: component, configuration: configuration) { component in
+            HomeBuilder(dependency: component).build()
+        }
+        var router = NapkinHTTP.Router()
+        router.get("/api/ping") { _ in .text("pong") }
+        app.mount(on: &router)
+        self.router = router
+    }
+
+    /// Starts a live server when `mode` needs one.
+    static func start(_ mode: Mode, configuration: NapkinConfiguration = NapkinConfiguration(layout: PageLayout(title: "Test")),
+                      serverConfiguration: ServerConfiguration = ServerConfiguration()) async throws -> TestApp {
+        let testApp = TestApp(configuration: configuration)
+        if mode == .live {
+            let server = HTTPServer(configuration: serverConfiguration, responder: testApp.router)
+            try server.start()
+            testApp.server = server
+            testApp.port = server.port
+        }
+        return testApp
+    }
+
+    /// A new browser against the app.
+    func client() -> TestClient {
+        server == nil ? TestClient(inProcess: router) : TestClient(live: port)
+    }
+
+    func stop() async {
+        await server?.shutdown()
+        await app.shutdown()
+    }
+}
