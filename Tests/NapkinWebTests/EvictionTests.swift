@@ -29,7 +29,7 @@ struct EvictionTests {
 
     @Test("idle sessions are evicted after the configured time")
     func idleEviction() async throws {
-        let testApp = try await TestApp.start(.inProcess, configuration: NapkinConfiguration(sessionIdleTimeout: .zero))
+        let testApp = try await TestApp.start(.inProcess, configuration: NapkinConfiguration(sessionIdleTimeout: .zero, idleSweepInterval: .seconds(3600)))
         _ = try await testApp.client().get("/")
         #expect(testApp.app.sessionCount == 1)
         await testApp.app.evictIdleSessions()

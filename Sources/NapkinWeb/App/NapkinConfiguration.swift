@@ -4,6 +4,9 @@ public struct NapkinConfiguration: Sendable {
     public var layout: PageLayout
     /// A session unused for this long is evicted (its tree torn down).
     public var sessionIdleTimeout: Duration
+    /// How often idle sessions are looked for; `nil` for a quarter of the
+    /// idle timeout, at most a minute.
+    public var idleSweepInterval: Duration?
     /// At most this many live sessions; a new one evicts the least recently used.
     public var maxSessions: Int
     /// Mark the session cookie `Secure` (serve over HTTPS when this is on).
@@ -23,6 +26,7 @@ public struct NapkinConfiguration: Sendable {
     public init(
         layout: PageLayout = PageLayout(title: "napkin"),
         sessionIdleTimeout: Duration = .seconds(30 * 60),
+        idleSweepInterval: Duration? = nil,
         maxSessions: Int = 10_000,
         secureCookies: Bool = false,
         settleTimeout: Duration = .seconds(2),
@@ -32,6 +36,7 @@ public struct NapkinConfiguration: Sendable {
     ) {
         self.layout = layout
         self.sessionIdleTimeout = sessionIdleTimeout
+        self.idleSweepInterval = idleSweepInterval
         self.maxSessions = maxSessions
         self.secureCookies = secureCookies
         self.settleTimeout = settleTimeout
