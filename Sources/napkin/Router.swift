@@ -52,6 +52,7 @@ open class Router<InteractorType: Interactable>: Routing {
 
     /// The attached children, in attach order.
     public private(set) final var children: [any Routing] = []
+    private var childIDs: Set<ObjectIdentifier> = []
 
     private var loadState = LoadState.notLoaded
 
@@ -106,7 +107,7 @@ open class Router<InteractorType: Interactable>: Routing {
     }
 
     public final func attachChild(_ child: any Routing) async {
-        guard child !== self, !children.contains(where: { $0 === child }) else {
+        guard child !== self, childIDs.insert(ObjectIdentifier(child)).inserted else {
             Diagnostics.report("\(type(of: child)) is already attached to \(type(of: self)); attachChild ignored")
             return
         }
@@ -116,11 +117,14 @@ open class Router<InteractorType: Interactable>: Routing {
     }
 
     public final func detachChild(_ child: any Routing) async {
-        guard let index = children.firstIndex(where: { $0 === child }) else {
+        guard childIDs.remove(ObjectIdentifier(child)) != nil else {
             Diagnostics.report("\(type(of: child)) is not a child of \(type(of: self)); detachChild ignored")
             return
         }
-        children.remove(at: index)
+        // Recently attached children are detached most often: search from the end.
+        if let index = children.lastIndex(where: { $0 === child }) {
+            children.remove(at: index)
+        }
         await child.deactivateSubtree()
     }
 

@@ -23,7 +23,8 @@ enum DeliveryContext {
     }
 
     static func set(_ token: Settlement.Token?, for key: Int?) {
-        guard let key else { return }
+        // The common case, outside any settlement, takes no lock.
+        guard let key, token != nil || count.load(ordering: .relaxed) > 0 else { return }
         tokens.withLock { tokens in
             let old = tokens[key]
             tokens[key] = token
