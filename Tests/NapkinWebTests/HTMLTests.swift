@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import NapkinWeb
 
@@ -40,5 +41,17 @@ struct HTMLTests {
         #expect(!OriginCheck.isSameOrigin("http://evil.example", host: "127.0.0.1:8080"))
         #expect(!OriginCheck.isSameOrigin("null", host: "127.0.0.1:8080"))
         #expect(!OriginCheck.isSameOrigin("http://127.0.0.1:8080", host: nil))
+    }
+}
+
+@Suite("Patch encoding")
+struct PatchEncodingTests {
+    @Test("a patch's JSON decodes back to its id and html, with no raw angle brackets")
+    func patchJSON() throws {
+        let html = "<div class=\"napkin\" id=\"n-1\">\"quoted\" \\ back\nline\ttab \u{1} & 🔥 \u{2028}</div>"
+        let json = Patch(id: "n-1", html: html, sequence: 3).json
+        #expect(!json.contains("<") && !json.contains(">") && !json.contains("&"))
+        let decoded = try JSONDecoder().decode([String: String].self, from: Data(json.utf8))
+        #expect(decoded == ["id": "n-1", "html": html])
     }
 }

@@ -141,6 +141,8 @@ public final class NapkinApp {
                 body: body, csrfToken: session.csrfToken, eventID: session.lastEventID, eventsPath: WebSession.eventsPath)
             response = .html(page.rendered, status: claimed ? .ok : .notFound)
         }
+        // A session without an open tab keeps no HTML between requests.
+        if session.streamCount == 0 { session.root?.forgetRenders() }
         response.headers["Cache-Control"] = "no-store"
         if let created {
             response.setCookie(SessionCookie.make(id: created.id, secure: configuration.secureCookies))

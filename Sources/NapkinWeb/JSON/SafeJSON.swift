@@ -18,6 +18,35 @@ enum SafeJSON {
         return Array(escape(text).utf8)
     }
 
+    /// `text` as a JSON string literal, written by hand: patches are encoded
+    /// on the hot path of every live update.
+    static func quote(_ text: String) -> String {
+        var quoted = "\""
+        quoted.reserveCapacity(text.utf8.count + 16)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case "\n": quoted += "\\n"
+            case "\r": quoted += "\\r"
+            case "\t": quoted += "\\t"
+            case "<": quoted += "\\u003c"
+            case ">": quoted += "\\u003e"
+            case "&": quoted += "\\u0026"
+            case "\u{2028}": quoted += "\\u2028"
+            case "\u{2029}": quoted += "\\u2029"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    quoted += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    quoted.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return quoted + "\""
+    }
+
     /// The three characters only ever occur inside JSON strings, where the
     /// `\u` forms mean the same.
     static func escape(_ json: String) -> String {

@@ -94,7 +94,7 @@ struct PatchEvents: AsyncSequence, Sendable {
                 buffered = batch.reversed()
             }
             guard let patch = buffered.popLast() else { return nil }
-            return ServerSentEvent(event: "patch", data: SafeJSON.encode(patch), id: String(patch.sequence))
+            return ServerSentEvent(event: "patch", data: patch.json, id: String(patch.sequence))
         }
     }
 }

@@ -74,7 +74,7 @@ public final class WebSession: LaunchHost {
         dirty.append(fragment)
         guard !flushScheduled else { return }
         flushScheduled = true
-        Task { @MainActor [weak self] in self?.flush() }
+        PatchFlusher.schedule(self)
     }
 
     /// Renders every changed fragment and sends the patches to every open
@@ -137,6 +137,25 @@ public final class WebSession: LaunchHost {
         router = nil
         fragments.removeAll()
         dirty.removeAll()
+    }
+}
+
+/// Flushes every session with changes in one main-actor job, so a change
+/// that reaches thousands of sessions costs one hop, not one per session.
+@MainActor
+enum PatchFlusher {
+    private static var pending: [WebSession] = []
+
+    static func schedule(_ session: WebSession) {
+        pending.append(session)
+        guard pending.count == 1 else { return }
+        Task { @MainActor in flushAll() }
+    }
+
+    private static func flushAll() {
+        let sessions = pending
+        pending.removeAll()
+        for session in sessions { session.flush() }
     }
 }
 

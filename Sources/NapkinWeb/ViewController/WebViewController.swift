@@ -44,7 +44,11 @@ open class WebViewController: ViewControllable {
     private(set) weak var parent: WebViewController?
     private(set) weak var session: WebSession?
     private var cachedHTML: HTML?
-    private var trackingGeneration: UInt64 = 0
+    /// Whether an observation of ``body()`` is registered and has not fired.
+    /// There is at most one at a time: a render while it is armed reads the
+    /// same state and needs no new one (which would pile up in the
+    /// observed objects until they next change).
+    private var observing = false
 
     /// Creates a view controller with a fresh fragment id.
     public init() {
@@ -144,12 +148,16 @@ open class WebViewController: ViewControllable {
         // Children render first, outside this fragment's observation, so a
         // child's change re-renders the child only.
         for child in slots.values { _ = child.render() }
-        trackingGeneration &+= 1
-        let generation = trackingGeneration
-        let inner = withObservationTracking {
-            body()
-        } onChange: { [weak self] in
-            WebViewController.onMain { self?.stateChanged(generation: generation) }
+        let inner: HTML
+        if observing {
+            inner = body()
+        } else {
+            observing = true
+            inner = withObservationTracking {
+                body()
+            } onChange: { [weak self] in
+                WebViewController.onMain { self?.stateChanged() }
+            }
         }
         let html: HTML = "<div class=\"napkin\" id=\"\(fragmentID)\" data-napkin=\"\(napkinName)\">\(inner)</div>"
         cachedHTML = html
@@ -166,8 +174,8 @@ open class WebViewController: ViewControllable {
         }
     }
 
-    private func stateChanged(generation: UInt64) {
-        guard generation == trackingGeneration else { return }
+    private func stateChanged() {
+        observing = false
         invalidate()
     }
 
@@ -196,14 +204,13 @@ open class WebViewController: ViewControllable {
         session = nil
         parent = nil
         cachedHTML = nil
-        trackingGeneration &+= 1
     }
 
-    /// Drops every rendered fragment of this subtree, for when what forms
-    /// embed (the page path) changed.
+    /// Drops the rendered HTML of this subtree: when what forms embed (the
+    /// page path) changed, or to keep an idle session small. Observation
+    /// stays armed, so changes are still noticed.
     func forgetRenders() {
         cachedHTML = nil
-        trackingGeneration &+= 1
         for child in slots.values { child.forgetRenders() }
     }
 

@@ -1,0 +1,115 @@
+import NapkinHTTP
+import NapkinWeb
+import napkin
+
+/// The web suite's app: a signed-in page of four napkins (a shell, a menu,
+/// and two live gauges fed by one app-wide ticker), about the size of Rib
+/// House's signed-in page.
+final class BenchComponent: Component<any EmptyDependency>, @unchecked Sendable {
+    // Safe to share: adds no stored state; `shared` is the base class's.
+    var ticker: StateBroadcaster<Int> { shared { StateBroadcaster(0) } }
+}
+
+final actor BenchInteractor: PresentableInteractable {
+    nonisolated let lifecycle = InteractorLifecycle()
+    nonisolated let presenter: BenchPresenter
+    private let ticker: StateBroadcaster<Int>?
+
+    init(presenter: BenchPresenter, ticker: StateBroadcaster<Int>?) {
+        self.presenter = presenter
+        self.ticker = ticker
+    }
+
+    func didBecomeActive() async {
+        guard let ticker else { return }
+        task { [presenter] in
+            for await value in await ticker.subscribe() { await presenter.show(value) }
+        }
+    }
+}
+
+@MainActor
+@Observable
+final class BenchPresenter {
+    var value = 0
+    func show(_ value: Int) { self.value = value }
+}
+
+@MainActor
+final class BenchViewController: WebViewController {
+    private let presenter: BenchPresenter
+    private let title: String
+    private let items: [String]
+    private let slotNames: [String]
+
+    init(presenter: BenchPresenter, title: String, items: [String], slots: [String]) {
+        self.presenter = presenter
+        self.title = title
+        self.items = items
+        self.slotNames = slots
+        super.init()
+        action("noop") {}
+    }
+
+    override var napkinName: String { title }
+
+    override func body() -> HTML {
+        let list = items.enumerated().map { index, item -> HTML in "<li data-index=\"\(index)\">\(item)</li>" }
+        let slots = slotNames.map { slot($0) }
+        return """
+            <section class="\(title.lowercased())"><h2>\(title)</h2><p class="value">Reading: \(presenter.value)°F</p>\
+            <ol>\(list)</ol>\(form("noop", content: "<button type=\"submit\">Refresh</button>"))\(slots)</section>
+            """
+    }
+}
+
+@MainActor
+final class BenchRouter: ViewableRouter<BenchInteractor, BenchViewController> {}
+
+@MainActor
+final class BenchRootRouter: LaunchRouter<BenchInteractor, BenchViewController> {
+    private let component: BenchComponent
+
+    init(interactor: BenchInteractor, viewController: BenchViewController, component: BenchComponent) {
+        self.component = component
+        super.init(interactor: interactor, viewController: viewController)
+    }
+
+    override func didLoad() async {
+        let menu = BenchApp.leaf("Menu", items: BenchApp.foods, ticker: nil, slots: ["left", "right"])
+        await attachChild(menu)
+        viewController.show(menu.viewControllable, in: "main")
+        for (slot, name) in [("left", "Smoker"), ("right", "Pit")] {
+            let gauge = BenchApp.leaf(name, items: ["Hickory", "Oak"], ticker: component.ticker, slots: [])
+            await menu.attachChild(gauge)
+            menu.viewController.show(gauge.viewControllable, in: slot)
+        }
+    }
+}
+
+@MainActor
+enum BenchApp {
+    static let foods = ["Brisket", "Pulled Pork", "St. Louis Ribs", "Burnt Ends", "Smoked Sausage"]
+
+    static func leaf(_ title: String, items: [String], ticker: StateBroadcaster<Int>?, slots: [String]) -> BenchRouter {
+        let presenter = BenchPresenter()
+        let viewController = BenchViewController(presenter: presenter, title: title, items: items, slots: slots)
+        return BenchRouter(interactor: BenchInteractor(presenter: presenter, ticker: ticker), viewController: viewController)
+    }
+
+    /// The app and its router, with a plain-text route beside the pages.
+    static func make(maxSessions: Int = 100_000) -> (app: NapkinApp, router: NapkinHTTP.Router, component: BenchComponent) {
+        let component = BenchComponent()
+        let configuration = NapkinConfiguration(layout: PageLayout(title: "Bench", stylesheets: ["/bench.css"]), maxSessions: maxSessions)
+        let app = NapkinApp(component: component, configuration: configuration) { component in
+            let presenter = BenchPresenter()
+            let viewController = BenchViewController(presenter: presenter, title: "Shell", items: ["Welcome back, Ada"], slots: ["main"])
+            return BenchRootRouter(
+                interactor: BenchInteractor(presenter: presenter, ticker: nil), viewController: viewController, component: component)
+        }
+        var router = NapkinHTTP.Router()
+        router.get("/plain") { _ in .text("Hello, world!") }
+        app.mount(on: &router)
+        return (app, router, component)
+    }
+}
