@@ -21,30 +21,42 @@ enum SafeJSON {
     /// `text` as a JSON string literal, written by hand: patches are encoded
     /// on the hot path of every live update.
     static func quote(_ text: String) -> String {
-        var quoted = "\""
-        quoted.reserveCapacity(text.utf8.count + 16)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\n": quoted += "\\n"
-            case "\r": quoted += "\\r"
-            case "\t": quoted += "\\t"
-            case "<": quoted += "\\u003c"
-            case ">": quoted += "\\u003e"
-            case "&": quoted += "\\u0026"
-            case "\u{2028}": quoted += "\\u2028"
-            case "\u{2029}": quoted += "\\u2029"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    quoted += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 32)
+        bytes.append(0x22)
+        var utf8 = text.utf8.makeIterator()
+        while let byte = utf8.next() {
+            switch byte {
+            case 0x22: bytes += [0x5C, 0x22]  // \"
+            case 0x5C: bytes += [0x5C, 0x5C]  // \\
+            case 0x0A: bytes += [0x5C, 0x6E]  // \n
+            case 0x0D: bytes += [0x5C, 0x72]  // \r
+            case 0x09: bytes += [0x5C, 0x74]  // \t
+            case 0x3C, 0x3E, 0x26, 0x00..<0x20: escapeScalar(UInt32(byte), into: &bytes)
+            case 0xE2:
+                // U+2028 and U+2029 (E2 80 A8/A9) end lines in JavaScript.
+                let second = utf8.next()
+                let third = second == 0x80 ? utf8.next() : nil
+                if let third, third == 0xA8 || third == 0xA9 {
+                    escapeScalar(third == 0xA8 ? 0x2028 : 0x2029, into: &bytes)
                 } else {
-                    quoted.unicodeScalars.append(scalar)
+                    bytes.append(byte)
+                    if let second { bytes.append(second) }
+                    if let third { bytes.append(third) }
                 }
+            default: bytes.append(byte)
             }
         }
-        return quoted + "\""
+        bytes.append(0x22)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func escapeScalar(_ value: UInt32, into bytes: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        bytes += [0x5C, 0x75]  // \u
+        for shift in stride(from: 12, through: 0, by: -4) {
+            bytes.append(hex[Int((value >> UInt32(shift)) & 0xF)])
+        }
     }
 
     /// The three characters only ever occur inside JSON strings, where the
