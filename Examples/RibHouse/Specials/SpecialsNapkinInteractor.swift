@@ -19,6 +19,10 @@ final actor SpecialsNapkinInteractor: PresentableInteractable {
             let specials = Observations { @MainActor in specialsService.specials }
             for await list in specials {
                 await presenter.present(specials: list)
+                // Observations is not a napkin broadcaster, so say that the
+                // loop now only waits: a login that attached this napkin
+                // answers at once instead of at the settle timeout.
+                Settlement.awaitingInput()
             }
         }
     }
