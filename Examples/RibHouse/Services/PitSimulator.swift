@@ -49,7 +49,7 @@ struct PitSimulator: Sendable {
             smoker.status = .cooking(minutesLeft: minutes - Self.minutesPerTick)
         case .cooking:
             smoker.status = .ready
-        case .ready where random.next() % 4 == 0:
+        case .ready where random.next() % 6 == 0:
             // Pulled and sliced: the next cut goes on.
             smoker.item = Self.cuts[nextCut % Self.cuts.count]
             nextCut += 1

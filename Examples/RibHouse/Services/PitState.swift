@@ -2,7 +2,7 @@ import Foundation
 
 /// One smoker on the pit: how hot it runs and what is on its grate.
 struct Smoker: Sendable, Equatable, Encodable {
-    enum Status: Sendable, Equatable, Encodable {
+    enum Status: Sendable, Equatable {
         case cooking(minutesLeft: Int)
         case ready
     }
@@ -13,6 +13,20 @@ struct Smoker: Sendable, Equatable, Encodable {
     var status: Status
 
     var isReady: Bool { status == .ready }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, temperature, item, status, minutesLeft
+    }
+
+    /// Flat for curl: `"status": "cooking", "minutesLeft": 40`.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(temperature, forKey: .temperature)
+        try container.encode(item, forKey: .item)
+        try container.encode(isReady ? "ready" : "cooking", forKey: .status)
+        try container.encode(minutesLeft, forKey: .minutesLeft)
+    }
 }
 
 /// The whole pit at one moment, as every session's header and Pit Board
@@ -27,6 +41,20 @@ struct PitState: Sendable, Equatable, Encodable {
     var averageTemperature: Int {
         guard !smokers.isEmpty else { return 0 }
         return smokers.map(\.temperature).reduce(0, +) / smokers.count
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case smokers, round, updatedAt, averageTemperature, headline
+    }
+
+    /// With the derived lines too, and the time as ISO 8601 for any client.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(smokers, forKey: .smokers)
+        try container.encode(round, forKey: .round)
+        try container.encode(updatedAt.formatted(.iso8601), forKey: .updatedAt)
+        try container.encode(averageTemperature, forKey: .averageTemperature)
+        try container.encode(headline, forKey: .headline)
     }
 
     /// One line for the signed-in header: "Pit 231°F · Brisket ready".
@@ -44,7 +72,8 @@ struct PitState: Sendable, Equatable, Encodable {
 }
 
 extension Smoker {
-    fileprivate var minutesLeft: Int {
+    /// Pit minutes until ready; 0 once it is.
+    var minutesLeft: Int {
         if case .cooking(let minutes) = status { return minutes }
         return 0
     }
