@@ -39,9 +39,10 @@ struct LaunchOptions: Equatable {
 
     /// `Public/` at the top of the repository: found from this source file
     /// (works for `swift run` anywhere), else from the current directory.
-    static func defaultPublicDirectory(filePath: String = #filePath) -> String? {
+    static func defaultPublicDirectory() -> String? {
         let fileManager = FileManager.default
-        let fromSource = URL(fileURLWithPath: filePath)
+        // This file is Examples/RibHouse/App/LaunchOptions.swift.
+        let fromSource = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Public").path
