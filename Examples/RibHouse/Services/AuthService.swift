@@ -22,11 +22,6 @@ protocol AuthService: Sendable {
 actor BarbecueAuthService: AuthService {
     private let user = StateBroadcaster<User?>(nil)
 
-    /// The signed-in user, if any.
-    var currentUser: User? {
-        get async { await user.value }
-    }
-
     func login(name: String) async throws -> User {
         let signedIn = User(name: try LoginError.validate(name: name), barbecueFoods: User.barbecueFoods)
         await user.send(signedIn)
