@@ -1,1 +1,32 @@
-print("Rib House")
+import Foundation
+import NapkinHTTP
+
+// Rib House: `swift run RibHouse`, then open http://127.0.0.1:8080.
+
+let options: LaunchOptions
+do {
+    options = try LaunchOptions()
+} catch {
+    FileHandle.standardError.write(Data("RibHouse: \(error)\nusage: RibHouse [--host H] [--port P] [--public DIR] [--pit-interval MS]\n".utf8))
+    exit(2)
+}
+
+let ribHouse = RibHouseApp.make(
+    publicDirectory: options.publicDirectory ?? LaunchOptions.defaultPublicDirectory(),
+    pitInterval: options.pitInterval)
+let server = HTTPServer(
+    configuration: ServerConfiguration(host: options.host, port: options.port),
+    responder: ribHouse.router)
+
+do {
+    try server.start()
+} catch {
+    FileHandle.standardError.write(Data("RibHouse: \(error)\n".utf8))
+    exit(1)
+}
+await ribHouse.start()
+// Written unbuffered: the browser-test runner waits for this exact line.
+FileHandle.standardOutput.write(Data("Rib House on http://\(options.host):\(server.port)\n".utf8))
+
+try await server.runUntilSignalled()
+await ribHouse.shutdown()

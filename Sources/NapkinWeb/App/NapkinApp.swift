@@ -110,7 +110,11 @@ public final class NapkinApp {
         for old in evicted { await old.terminate() }
         let router = await launchTree()
         session.router = router
-        await router.launch(from: session)
+        // Settled like an event, so what the root starts while launching
+        // (a gate routing from a replayed stream) is on the first page.
+        _ = await Settlement.run(timeout: configuration.settleTimeout) {
+            await router.launch(from: session)
+        }
         return session
     }
 

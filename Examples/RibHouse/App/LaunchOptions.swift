@@ -1,0 +1,52 @@
+import Foundation
+
+/// What `swift run RibHouse` can be told: `--host`, `--port` (or `PORT`),
+/// `--public`, and `--pit-interval` in milliseconds (tests speed the pit up).
+struct LaunchOptions: Equatable {
+    var host = "127.0.0.1"
+    var port = 8080
+    var publicDirectory: String?
+    var pitInterval: Duration = .seconds(2)
+
+    struct Invalid: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+         environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        if let port = environment["PORT"] {
+            self.port = try Self.port(port)
+        }
+        var remaining = arguments[...]
+        while let flag = remaining.popFirst() {
+            guard let value = remaining.popFirst() else { throw Invalid(description: "\(flag) needs a value") }
+            switch flag {
+            case "--host": host = value
+            case "--port": port = try Self.port(value)
+            case "--public": publicDirectory = value
+            case "--pit-interval":
+                guard let ms = Int(value), ms > 0 else { throw Invalid(description: "--pit-interval takes milliseconds") }
+                pitInterval = .milliseconds(ms)
+            default: throw Invalid(description: "unknown option \(flag)")
+            }
+        }
+    }
+
+    private static func port(_ text: String) throws -> Int {
+        guard let port = Int(text), (0...65535).contains(port) else { throw Invalid(description: "bad port \(text)") }
+        return port
+    }
+
+    /// `Public/` at the top of the repository: found from this source file
+    /// (works for `swift run` anywhere), else from the current directory.
+    static func defaultPublicDirectory() -> String? {
+        let fileManager = FileManager.default
+        // This file is Examples/RibHouse/App/LaunchOptions.swift.
+        let fromSource = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Public").path
+        let fromCurrent = fileManager.currentDirectoryPath + "/Public"
+        return [fromSource, fromCurrent].first { fileManager.fileExists(atPath: $0 + "/ribhouse.css") }
+    }
+}

@@ -1,0 +1,65 @@
+import NapkinHTTP
+import NapkinWeb
+import napkin
+
+/// The whole app, assembled without a socket: `main.swift` serves it, and
+/// tests drive `router` in-process.
+@MainActor
+struct RibHouseApp {
+    /// Every route: the JSON API, napkin's pages, events and actions, static files.
+    let router: NapkinHTTP.Router
+    /// The napkin side: one tree per browser session.
+    let app: NapkinApp
+    let component: AppComponent
+
+    var pitService: PitService { component.pitService }
+    var specialsService: SpecialsService { component.specialsService }
+    var announcements: EventBroadcaster<Announcement> { component.announcements }
+
+    /// The layout every page shares.
+    static let configuration = NapkinConfiguration(
+        layout: PageLayout(
+            title: "Rib House",
+            stylesheets: ["/ribhouse.css"],
+            bodyClass: "rh",
+            icon: "/favicon.svg"),
+        notFoundBody: """
+            <main class="rh-missing">\
+            <p class="kicker">§ 404 · Not on the menu</p>\
+            <h1 class="hero">Nothing’s smoking here.</h1>\
+            <hr class="rule">\
+            <p>That page isn’t on the pit. The brisket is, though.</p>\
+            <a href="/">Back to the house</a>\
+            </main>
+            """)
+
+    /// Builds the app. `publicDirectory` is where the CSS, `napkin.js` and
+    /// icons are; `pitInterval` is how often the pit moves.
+    static func make(
+        configuration: NapkinConfiguration = RibHouseApp.configuration,
+        publicDirectory: String? = nil,
+        pitInterval: Duration = .seconds(2),
+        accessLog: Bool = true
+    ) -> RibHouseApp {
+        let component = AppComponent(specialsService: SpecialsService(), pitInterval: pitInterval)
+        let app = NapkinApp(component: component, configuration: configuration) { component in
+            await LaunchNapkinBuilder(dependency: component).build()
+        }
+        var router = NapkinHTTP.Router()
+        if accessLog { router.use(AccessLog()) }
+        RibHouseAPI(component: component).register(on: &router)
+        app.mount(on: &router, publicDirectory: publicDirectory)
+        return RibHouseApp(router: router, app: app, component: component)
+    }
+
+    /// Starts what runs app-wide: the pit's single ticking loop.
+    func start() async {
+        await pitService.start()
+    }
+
+    /// Stops the pit and tears every session down.
+    func shutdown() async {
+        await pitService.stop()
+        await app.shutdown()
+    }
+}

@@ -1,0 +1,77 @@
+import napkin
+
+/// The auth gate of a session.
+///
+/// Routing follows auth state, never taps: one loop over
+/// `authService.userStream()` decides between LoggedOut and LoggedIn. The
+/// listener methods below only change that state. The interactor also turns
+/// announcements into toasts that expire on their own.
+final actor LaunchNapkinInteractor:
+    PresentableInteractable,
+    LoggedOutNapkinListener,
+    LoggedInNapkinListener,
+    AnnouncementsNapkinListener
+{
+    nonisolated let lifecycle = InteractorLifecycle()
+    nonisolated let presenter: any LaunchNapkinPresentable
+
+    /// How long a toast stays on the page.
+    static let toastLifetime: Duration = .seconds(8)
+
+    private let authService: any AuthService
+    private weak var router: (any LaunchNapkinRouting)?
+    private var lastToastID = 0
+
+    init(presenter: any LaunchNapkinPresentable, authService: any AuthService) {
+        self.presenter = presenter
+        self.authService = authService
+    }
+
+    /// Called once by the builder: the router exists only after the interactor.
+    func wire(router: any LaunchNapkinRouting) {
+        self.router = router
+    }
+
+    func didBecomeActive() async {
+        // The stream replays the current user (nil at first), so this same
+        // loop attaches LoggedOut when the session starts.
+        task {
+            for await user in await self.authService.userStream() {
+                await self.route(for: user)
+            }
+        }
+    }
+
+    private func route(for user: User?) async {
+        if let user {
+            await router?.routeToLoggedIn(user: user)
+        } else {
+            await router?.routeToLoggedOut()
+        }
+    }
+
+    // MARK: - LoggedOutNapkinListener
+
+    func loggedOutDidSubmit(name: String) async throws {
+        try await authService.login(name: name)
+    }
+
+    // MARK: - LoggedInNapkinListener
+
+    func loggedInDidTapLogout() async {
+        await authService.logout()
+    }
+
+    // MARK: - AnnouncementsNapkinListener
+
+    func announcementsDidReceive(_ announcement: Announcement) async {
+        lastToastID += 1
+        let toast = Toast(id: lastToastID, text: announcement.text)
+        await presenter.present(toast: toast)
+        // Bound to the active scope: a session torn down takes its timers along.
+        task { [presenter] in
+            guard (try? await Task.sleep(for: Self.toastLifetime)) != nil else { return }
+            await presenter.dismissToast(id: toast.id)
+        }
+    }
+}

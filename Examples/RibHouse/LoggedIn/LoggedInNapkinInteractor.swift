@@ -1,0 +1,44 @@
+import napkin
+
+/// How LoggedIn talks up to its parent.
+protocol LoggedInNapkinListener: AnyObject, Sendable {
+    func loggedInDidTapLogout() async
+}
+
+/// How the view talks down to the interactor.
+protocol LoggedInNapkinPresentableListener: AnyObject, Sendable {
+    func didTapLogout() async
+}
+
+/// Keeps the header's pit line live and passes Logout up. Like LoggedOut,
+/// it never routes to its sibling: the parent's auth gate does.
+final actor LoggedInNapkinInteractor: PresentableInteractable, LoggedInNapkinPresentableListener {
+    nonisolated let lifecycle = InteractorLifecycle()
+    nonisolated let presenter: any LoggedInNapkinPresentable
+
+    private let pitService: PitService
+    private weak var listener: (any LoggedInNapkinListener)?
+
+    init(presenter: any LoggedInNapkinPresentable, pitService: PitService) {
+        self.presenter = presenter
+        self.pitService = pitService
+    }
+
+    func wire(listener: any LoggedInNapkinListener) {
+        self.listener = listener
+    }
+
+    func didBecomeActive() async {
+        // The pit replays its current state, then every tick; the task ends
+        // with this napkin (logout, or the session going away).
+        task { [pitService, presenter] in
+            for await pit in await pitService.stateStream() {
+                await presenter.present(pit: pit)
+            }
+        }
+    }
+
+    func didTapLogout() async {
+        await listener?.loggedInDidTapLogout()
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// One smoker on the pit: how hot it runs and what is on its grate.
+struct Smoker: Sendable, Equatable, Encodable {
+    enum Status: Sendable, Equatable {
+        case cooking(minutesLeft: Int)
+        case ready
+    }
+
+    let name: String
+    var temperature: Int
+    var item: String
+    var status: Status
+
+    var isReady: Bool { status == .ready }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, temperature, item, status, minutesLeft
+    }
+
+    /// Flat for curl: `"status": "cooking", "minutesLeft": 40`.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(temperature, forKey: .temperature)
+        try container.encode(item, forKey: .item)
+        try container.encode(isReady ? "ready" : "cooking", forKey: .status)
+        try container.encode(minutesLeft, forKey: .minutesLeft)
+    }
+}
+
+/// The whole pit at one moment, as every session's header and Pit Board
+/// show it (and as `GET /api/pit` returns it).
+struct PitState: Sendable, Equatable, Encodable {
+    var smokers: [Smoker]
+    /// How many times the pit has been checked; changes on every tick.
+    var round: Int
+    var updatedAt: Date
+
+    /// The average pit temperature, in °F.
+    var averageTemperature: Int {
+        guard !smokers.isEmpty else { return 0 }
+        return smokers.map(\.temperature).reduce(0, +) / smokers.count
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case smokers, round, updatedAt, averageTemperature, headline
+    }
+
+    /// With the derived lines too, and the time as ISO 8601 for any client.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(smokers, forKey: .smokers)
+        try container.encode(round, forKey: .round)
+        try container.encode(updatedAt.formatted(.iso8601), forKey: .updatedAt)
+        try container.encode(averageTemperature, forKey: .averageTemperature)
+        try container.encode(headline, forKey: .headline)
+    }
+
+    /// One line for the signed-in header: "Pit 231°F · Brisket ready".
+    var headline: String {
+        let news: String
+        if let ready = smokers.first(where: \.isReady) {
+            news = "\(ready.item) ready"
+        } else if let next = smokers.min(by: { $0.minutesLeft < $1.minutesLeft }) {
+            news = "\(next.item) in \(next.minutesLeft) min"
+        } else {
+            news = "fires banked"
+        }
+        return "Pit \(averageTemperature)°F · \(news)"
+    }
+}
+
+extension Smoker {
+    /// Pit minutes until ready; 0 once it is.
+    var minutesLeft: Int {
+        if case .cooking(let minutes) = status { return minutes }
+        return 0
+    }
+}

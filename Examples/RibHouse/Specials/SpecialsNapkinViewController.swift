@@ -1,0 +1,18 @@
+import NapkinWeb
+import napkin
+
+/// Today's specials, dish and price joined by a dotted leader.
+final class SpecialsNapkinViewController: WebViewController {
+    weak var presenter: SpecialsNapkinPresenter?
+
+    override func body() -> HTML {
+        let dishes = (presenter?.specials ?? []).map { special -> HTML in
+            "<li><span class=\"dish\">\(special.dish)</span><span class=\"price\">\(special.price)</span></li>"
+        }
+        return """
+            <section class="specials" aria-labelledby="rh-specials">\
+            <h2 id="rh-specials">Today’s specials</h2><ul>\(dishes)</ul>\
+            </section>
+            """
+    }
+}
