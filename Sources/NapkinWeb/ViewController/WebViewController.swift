@@ -167,7 +167,7 @@ open class WebViewController: ViewControllable {
     /// Runs `work` on the main actor: at once when already there (so the
     /// change is known before the mutating call returns), else after a hop.
     private nonisolated static func onMain(_ work: @escaping @MainActor @Sendable () -> Void) {
-        if Thread.isMainThread {
+        if MainQueue.isCurrent {
             MainActor.assumeIsolated { work() }
         } else {
             Task { @MainActor in work() }
