@@ -22,9 +22,7 @@ final actor BenchInteractor: PresentableInteractable {
 
     func didBecomeActive() async {
         guard let ticker else { return }
-        task { [presenter] in
-            for await value in await ticker.subscribe() { await presenter.show(value) }
-        }
+        observe(await ticker.subscribe()) { [presenter] value in await presenter.show(value) }
     }
 }
 

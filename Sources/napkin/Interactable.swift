@@ -60,6 +60,28 @@ extension Interactable {
     /// the interactor deactivates. On an inactive interactor — or from a
     /// `didBecomeActive()` that a later deactivation overtook — the work
     /// never runs and the returned task is already cancelled.
+    /// Hands each value of `subscription` to `handler`, one at a time, while
+    /// the interactor is active — napkin's lightest way to follow a service:
+    ///
+    /// ```swift
+    /// func didBecomeActive() async {
+    ///     observe(await pit.subscribe()) { [presenter] pit in await presenter.show(pit) }
+    /// }
+    /// ```
+    ///
+    /// Unlike a `task { for await … }` loop, nothing waits between values: an
+    /// idle observation costs its subscription only, not a suspended task
+    /// (a few KiB each), which adds up over thousands of sessions. Values are
+    /// handled in order; while one is handled, newer ones queue by the
+    /// broadcaster's policy. Deactivation cancels the observation. On an
+    /// inactive interactor the subscription is cancelled at once.
+    public nonisolated func observe<Value: Sendable>(
+        _ subscription: Subscription<Value>,
+        _ handler: @escaping @Sendable (Value) async -> Void
+    ) {
+        lifecycle.observe(subscription, handler)
+    }
+
     @discardableResult
     public nonisolated func task(
         priority: TaskPriority? = nil,

@@ -20,6 +20,7 @@ public final class InteractorLifecycle: @unchecked Sendable {
         var generation: UInt64 = 0
         var nextID: UInt64 = 0
         var tasks: [UInt64: Task<Void, Never>] = [:]
+        var observations: [UInt64: @Sendable () -> Void] = [:]
         var observers: [UInt64: AsyncStream<Bool>.Continuation] = [:]
     }
 
@@ -39,8 +40,9 @@ public final class InteractorLifecycle: @unchecked Sendable {
 
     deinit {
         // Backstop: an interactor released while active takes its work with it.
-        let (tasks, observers) = state.withLock { ($0.tasks.values, $0.observers.values) }
+        let (tasks, observations, observers) = state.withLock { ($0.tasks.values, $0.observations.values, $0.observers.values) }
         for task in tasks { task.cancel() }
+        for cancel in observations { cancel() }
         for observer in observers { observer.finish() }
     }
 
@@ -85,18 +87,57 @@ public final class InteractorLifecycle: @unchecked Sendable {
     /// Marks the lifecycle inactive and cancels its bound tasks; `false`
     /// when it already was inactive.
     func endActivation() -> Bool {
-        let tasks: [Task<Void, Never>]? = state.withLock { state in
+        let ended: ([Task<Void, Never>], [@Sendable () -> Void])? = state.withLock { state in
             guard state.isActive else { return nil }
             state.isActive = false
             state.generation += 1
             for observer in state.observers.values { observer.yield(false) }
-            let tasks = Array(state.tasks.values)
-            state.tasks.removeAll()
-            return tasks
+            defer {
+                state.tasks.removeAll()
+                state.observations.removeAll()
+            }
+            return (Array(state.tasks.values), Array(state.observations.values))
         }
-        guard let tasks else { return false }
+        guard let (tasks, observations) = ended else { return false }
         for task in tasks { task.cancel() }
+        for cancel in observations { cancel() }
         return true
+    }
+
+    /// Whether work may be bound now: active, and not from an activation
+    /// that a later transition overtook.
+    private func accepts(_ activation: Activation?, _ state: State) -> Bool {
+        guard state.isActive else { return false }
+        if let activation, activation.lifecycle == ObjectIdentifier(self) {
+            return activation.generation == state.generation
+        }
+        return true
+    }
+
+    /// Hands `subscription`'s values to `handler` while active; `false`
+    /// (and the subscription cancelled) when refused.
+    func observe<Value: Sendable>(
+        _ subscription: Subscription<Value>,
+        _ handler: @escaping @Sendable (Value) async -> Void
+    ) {
+        let activation = Self.activation
+        let accepted = state.withLock { state -> Bool in
+            guard accepts(activation, state) else { return false }
+            let id = state.nextID
+            state.nextID += 1
+            state.observations[id] = { subscription.cancel() }
+            return true
+        }
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        subscription.push(to: handler)
+    }
+
+    /// The number of live observations.
+    var observationCount: Int {
+        state.withLock { $0.observations.count }
     }
 
     /// Starts `operation` bound to the active scope, or refuses it.
@@ -109,21 +150,20 @@ public final class InteractorLifecycle: @unchecked Sendable {
         // for input (or ends): see `Settlement`.
         let token = Settlement.current?.enter()
         let bound: Task<Void, Never>? = state.withLock { state in
-            guard state.isActive else { return nil }
-            if let activation, activation.lifecycle == ObjectIdentifier(self),
-                activation.generation != state.generation
-            {
-                return nil
-            }
+            guard accepts(activation, state) else { return nil }
             let id = state.nextID
             state.nextID += 1
             // Made under the lock, so the task's own removal below always
             // finds it registered.
             let task = Task(priority: priority) { [weak self] in
-                await Settlement.Token.$current.withValue(token) {
+                if let token {
+                    await Settlement.Token.$current.withValue(token) { await operation() }
+                    token.leave()
+                } else {
+                    // Any token this task inherited belongs to a settlement
+                    // that has finished, so leaving it changes nothing.
                     await operation()
                 }
-                token?.leave()
                 self?.finish(id)
             }
             state.tasks[id] = task

@@ -31,7 +31,11 @@ final class DeliveryWaiter: Sendable {
 
     /// Waits until every expected subscriber acknowledged, or `timeout`.
     func wait(timeout: Duration) async -> DeliveryReport {
-        state.withLock { $0.armed = true }
+        let done = state.withLock { state -> Bool in
+            state.armed = true
+            return state.isDone
+        }
+        if done { return report() }
         let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)
             self?.expire()
@@ -49,7 +53,11 @@ final class DeliveryWaiter: Sendable {
             expire()
         }
         timer.cancel()
-        return state.withLock { state in
+        return report()
+    }
+
+    private func report() -> DeliveryReport {
+        state.withLock { state in
             DeliveryReport(subscribers: state.expected, acknowledged: min(state.acknowledged, state.expected))
         }
     }

@@ -20,6 +20,10 @@ final class Mailbox<Value: Sendable>: Sendable {
         var waiters: [(sequence: UInt64, waiter: DeliveryWaiter)] = []
         var closed = false
         var dropped = 0
+        /// In push mode, the handler each value is handed to, and the task
+        /// running it (only while a value is being handled).
+        var handler: (@Sendable (Value) async -> Void)?
+        var handling: Task<Void, Never>?
     }
 
     /// Keep only the newest unread value (`capacity` 1, replacing) or up to
@@ -65,6 +69,10 @@ final class Mailbox<Value: Sendable>: Sendable {
                 state.taken = item.sequence
                 state.processing = item.token
                 return consumer
+            }
+            if state.handler != nil, state.handling == nil {
+                startHandling(item, in: &state)
+                return nil
             }
             switch policy {
             case .latest:
@@ -136,6 +144,66 @@ final class Mailbox<Value: Sendable>: Sendable {
         return value
     }
 
+    // MARK: - Push mode
+
+    /// Hands every value to `handler` from now on, one at a time, instead of
+    /// waiting for a consumer to ask: between values no task exists at all.
+    /// A value is acknowledged (to awaited deliveries and settlements) when
+    /// the handler returns.
+    func push(to handler: @escaping @Sendable (Value) async -> Void) {
+        state.withLock { state in
+            guard !state.closed, state.handler == nil else { return }
+            state.handler = handler
+            if !state.pending.isEmpty {
+                startHandling(state.pending.removeFirst(), in: &state)
+            }
+        }
+    }
+
+    /// Starts a task that handles `item`, then whatever arrives meanwhile.
+    /// Called holding the lock; the task takes the lock only after it starts.
+    private func startHandling(_ item: Item, in state: inout State) {
+        state.taken = item.sequence
+        state.processing = item.token
+        state.handling = Task { [self] in await handle(first: item) }
+    }
+
+    private func handle(first: Item) async {
+        var item = first
+        while true {
+            let key = DeliveryContext.currentTaskKey()
+            guard let handler = state.withLock({ state -> (@Sendable (Value) async -> Void)? in
+                state.consumerKey = key
+                return state.handler
+            }) else { return }
+            if let token = item.token {
+                await Settlement.Token.$current.withValue(token) { await handler(item.value) }
+            } else {
+                await handler(item.value)
+            }
+            let (acknowledged, finished, next) = state.withLock { state in
+                let finished = state.processing
+                state.processing = nil
+                let taken = state.taken
+                let acknowledged = state.waiters.filter { $0.sequence <= taken }.map(\.waiter)
+                state.waiters.removeAll { $0.sequence <= taken }
+                var next: Item?
+                if !state.closed, !state.pending.isEmpty {
+                    next = state.pending.removeFirst()
+                    state.taken = next!.sequence
+                    state.processing = next!.token
+                } else {
+                    state.handling = nil
+                }
+                return (acknowledged, finished, next)
+            }
+            finished?.leave()
+            for waiter in acknowledged { waiter.acknowledge() }
+            guard let next else { return }
+            item = next
+        }
+    }
+
     /// Ends the subscription: wakes the consumer with `nil`, releases every
     /// waiting sender and settlement, and tells the owner. Idempotent.
     func close() {
@@ -150,6 +218,8 @@ final class Mailbox<Value: Sendable>: Sendable {
             }
             var tokens = state.pending.compactMap(\.token)
             if let processing = state.processing { tokens.append(processing) }
+            state.handling?.cancel()
+            state.handler = nil
             return Closing(
                 consumer: state.consumer, waiters: state.waiters.map(\.waiter),
                 tokens: tokens, processingKey: state.processing == nil ? nil : state.consumerKey)

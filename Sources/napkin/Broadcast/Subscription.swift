@@ -23,6 +23,16 @@ public struct Subscription<Element: Sendable>: AsyncSequence, Sendable {
         handle.mailbox.close()
     }
 
+    /// Hands each value to `handler` (see ``Interactable/observe(_:_:)``),
+    /// keeping the subscription alive until it is cancelled.
+    func push(to handler: @escaping @Sendable (Element) async -> Void) {
+        let handle = handle
+        handle.mailbox.push { value in
+            _ = handle
+            await handler(value)
+        }
+    }
+
     public func makeAsyncIterator() -> Iterator {
         Iterator(handle: handle)
     }

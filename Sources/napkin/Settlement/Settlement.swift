@@ -58,11 +58,11 @@ public final class Settlement: Sendable {
 
     /// The settlement that work started now should report to, if any.
     static var current: Settlement? {
-        if let token = DeliveryContext.token(), !token.settlement.isFinished {
-            return token.settlement
+        if let settlement = DeliveryContext.token()?.settlement, !settlement.isFinished {
+            return settlement
         }
-        if let token = Token.current, !token.settlement.isFinished {
-            return token.settlement
+        if let settlement = Token.current?.settlement, !settlement.isFinished {
+            return settlement
         }
         return nil
     }
@@ -90,6 +90,13 @@ public final class Settlement: Sendable {
     }
 
     private func finish(timeout: Duration) async -> Report {
+        // Most events settle as their body returns: no timer for them.
+        let settledAlready = state.withLock { state -> Bool in
+            guard state.outstanding <= 0 else { return false }
+            state.finished = true
+            return true
+        }
+        if settledAlready { return Report(settled: true, outstanding: 0) }
         let timer = Task {
             try? await Task.sleep(for: timeout)
             self.expire()
@@ -121,21 +128,34 @@ public final class Settlement: Sendable {
 
 extension Settlement {
     /// One outstanding piece of work; leaving it twice counts once.
+    ///
+    /// A bound task keeps its token for life (a task-local), so the token
+    /// holds its settlement weakly: a finished settlement is freed at once,
+    /// not kept by every task it once waited for.
     final class Token: Sendable {
         /// The token of the work the current task is doing for a settlement.
         @TaskLocal static var current: Token?
 
-        let settlement: Settlement
+        // Strong while the settlement runs: `run` keeps it until it finishes.
+        private let weakSettlement: WeakSettlement
         private let left = Atomic(false)
 
         init(settlement: Settlement) {
-            self.settlement = settlement
+            weakSettlement = WeakSettlement(settlement)
         }
+
+        var settlement: Settlement? { weakSettlement.value }
 
         func leave() {
             if left.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
-                settlement.leave()
+                settlement?.leave()
             }
         }
+    }
+
+    private struct WeakSettlement: Sendable {
+        // `weak let` keeps the struct `Sendable`: the reference never changes.
+        weak let value: Settlement?
+        init(_ value: Settlement) { self.value = value }
     }
 }
