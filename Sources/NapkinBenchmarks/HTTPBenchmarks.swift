@@ -42,20 +42,28 @@ enum HTTPBenchmarks {
         let napkin = HTTPServer(configuration: .init(workerThreads: threads, connectionLimit: 4096, perIPConnectionLimit: 0), responder: router)
         try napkin.start()
 
-        var table = Table("NapkinHTTP vs libmicrohttpd from C (wrk -t2 -c50 -d5s, \(threads) worker threads, poll, \(memoryLimit / 1024) KiB pool)",
+        var table = Table("NapkinHTTP vs libmicrohttpd from C (wrk -t2 -c50, best of 3 × 4 s, \(threads) worker threads, poll, \(memoryLimit / 1024) KiB pool)",
                           columns: ["case", "C req/s", "napkin req/s", "ratio", "target", "C µs CPU/req", "napkin µs CPU/req"])
         _ = try wrk(port: floorPort, path: "/", seconds: 1)
         _ = try wrk(port: napkin.port, path: "/", seconds: 1)
 
-        let cPlain = try measure(pid: floor.processIdentifier) { try wrk(port: floorPort, path: "/") }
-        let nPlain = try measure(pid: nil) { try wrk(port: napkin.port, path: "/") }
-        table.add("plain text route", fmt(cPlain.rps, 0), fmt(nPlain.rps, 0), fmt(nPlain.rps / cPlain.rps, 2) + "x", "≥ 0.60x",
-                  fmt(cPlain.cpuPerRequest), fmt(nPlain.cpuPerRequest))
-
-        let cStatic = try measure(pid: floor.processIdentifier) { try wrk(port: floorPort, path: "/static/napkin.js") }
-        let nStatic = try measure(pid: nil) { try wrk(port: napkin.port, path: "/assets/napkin.js") }
-        table.add("static file (4 KiB)", fmt(cStatic.rps, 0), fmt(nStatic.rps, 0), fmt(nStatic.rps / cStatic.rps, 2) + "x", "≥ 0.80x",
-                  fmt(cStatic.cpuPerRequest), fmt(nStatic.cpuPerRequest))
+        // Other work on a shared 2-core box only ever lowers a figure, so each side gets
+        // three alternating 4-second rounds and keeps its best round.
+        func sideBySide(_ cPath: String, _ napkinPath: String) throws -> (c: Run, napkin: Run) {
+            var c: [Run] = [], n: [Run] = []
+            for _ in 0..<3 {
+                c.append(try measure(pid: floor.processIdentifier) { try wrk(port: floorPort, path: cPath, seconds: 4) })
+                n.append(try measure(pid: nil) { try wrk(port: napkin.port, path: napkinPath, seconds: 4) })
+            }
+            let best = { (runs: [Run]) in Run(rps: runs.map(\.rps).max()!, cpuPerRequest: runs.map(\.cpuPerRequest).min()!) }
+            return (best(c), best(n))
+        }
+        let plain = try sideBySide("/", "/")
+        table.add("plain text route", fmt(plain.c.rps, 0), fmt(plain.napkin.rps, 0), fmt(plain.napkin.rps / plain.c.rps, 2) + "x", "≥ 0.60x",
+                  fmt(plain.c.cpuPerRequest), fmt(plain.napkin.cpuPerRequest))
+        let file = try sideBySide("/static/napkin.js", "/assets/napkin.js")
+        table.add("static file (4 KiB)", fmt(file.c.rps, 0), fmt(file.napkin.rps, 0), fmt(file.napkin.rps / file.c.rps, 2) + "x", "≥ 0.80x",
+                  fmt(file.c.cpuPerRequest), fmt(file.napkin.cpuPerRequest))
         table.print()
         fflush(nil)
         await napkin.shutdown()
@@ -89,7 +97,7 @@ enum HTTPBenchmarks {
     static func eventStreams(client: String, streams: Int = 10_000) async throws {
         let hub = Hub()
         var router = Router()
-        router.get("/events") { _ in .eventStream(hub.subscribe(), heartbeat: .seconds(2)) }
+        router.get("/events") { _ in .eventStream(hub.subscribe()) }
         let server = HTTPServer(configuration: .init(workerThreads: threads, connectionLimit: 16_384, perIPConnectionLimit: 0), responder: router)
         try server.start()
         defer { _ = server }
@@ -123,7 +131,7 @@ enum HTTPBenchmarks {
         let rssAfter = residentBytes()
         let perStream = Double(rssAfter - rssBefore) / Double(max(held, 1))
 
-        let idleSeconds = 6.0
+        let idleSeconds = 15.0  // one full cycle of the default 15 s heartbeat
         let cpuStart = processCPUSeconds()
         try await Task.sleep(for: .seconds(idleSeconds))
         let idleCPU = (processCPUSeconds() - cpuStart) / idleSeconds * 100
@@ -135,7 +143,7 @@ enum HTTPBenchmarks {
         progress("shutting down the stream server")
         await server.shutdown()
 
-        var table = Table("\(streams) idle event streams (heartbeat every 2 s, \(memoryLimit / 1024) KiB pool)", columns: ["measure", "value", "target"])
+        var table = Table("\(streams) idle event streams (default 15 s heartbeat, \(memoryLimit / 1024) KiB pool)", columns: ["measure", "value", "target"])
         table.add("streams held", String(held), String(streams))
         table.add("server RSS per stream", fmt(perStream / 1024) + " KiB", "≤ 16 KiB")
         table.add("server CPU while idle (\(Int(idleSeconds)) s, heartbeats included)", fmt(idleCPU, 2) + " % of a core", "< 5 %")
@@ -144,6 +152,7 @@ enum HTTPBenchmarks {
             table.add("one event to all: p50 latency", fmt(Double(latency[2])! / 1000, 1) + " ms", "")
             table.add("one event to all: p99 latency", fmt(Double(latency[3])! / 1000, 1) + " ms", "")
             table.add("one event to all: max latency", fmt(Double(latency[4])! / 1000, 1) + " ms", "")
+            if latency.count >= 6 { table.add("heartbeats received by the clients", latency[5], "≥ \(held)") }
         } else {
             table.add("one event to all", "no result", "")
         }
