@@ -1,5 +1,9 @@
 import CMicroHTTPD
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// libmicrohttpd's C callbacks. Each finds the ``ServerCore`` through its `cls`
 /// pointer and the ``RequestContext`` through `con_cls`.

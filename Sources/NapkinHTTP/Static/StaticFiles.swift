@@ -55,17 +55,28 @@ public struct StaticFiles: HTTPResponder {
 
     /// The request's path relative to the root, or nil if it is in any way suspicious.
     private func safeRelativePath(_ request: Request) -> String? {
-        let raw = request.parameters["*"] == nil ? request.rawPath : request.parameters["*"]!
-        let lowered = raw.lowercased()
-        for bad in ["%2f", "%5c", "%00", "\\", "\0"] where lowered.contains(bad) { return nil }
-        let decoded = request.parameters["*"] ?? request.path
-        var parts: [Substring] = []
-        for part in decoded.split(separator: "/", omittingEmptySubsequences: true) {
-            if part.hasPrefix(".") || part.contains("\\") || part.contains("\0") { return nil }
-            parts.append(part)
+        // Encoded separators, NUL and backslashes are refused in the path as sent,
+        // whether the files are mounted on a wildcard or used as a fallback.
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in request.rawPath.utf8 {
+            if byte == UInt8(ascii: "\\") || byte == 0 { return nil }
+            if previous.0 == UInt8(ascii: "%") {
+                let hi = previous.1, lo = byte | 0x20
+                if (hi == UInt8(ascii: "2") && lo == UInt8(ascii: "f")) || (hi == UInt8(ascii: "5") && lo == UInt8(ascii: "c"))
+                    || (hi == UInt8(ascii: "0") && byte == UInt8(ascii: "0")) { return nil }
+            }
+            previous = (previous.1, byte)
         }
-        guard !parts.isEmpty else { return nil }
-        return parts.joined(separator: "/")
+        let decoded = request.parameters["*"] ?? request.path
+        var relative = ""
+        relative.reserveCapacity(decoded.utf8.count)
+        for part in decoded.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+            // Dot-segments and dot-files (".env", ".git") are never served.
+            if part.first == UInt8(ascii: ".") || part.contains(UInt8(ascii: "\\")) || part.contains(0) { return nil }
+            if !relative.isEmpty { relative += "/" }
+            relative += Substring(part)
+        }
+        return relative.isEmpty ? nil : relative
     }
 }
 
