@@ -9,6 +9,16 @@ public enum ResponseBody: Sendable {
     case stream(AsyncThrowingStream<[UInt8], any Error>)
 }
 
+extension ResponseBody {
+    /// Ends a streamed body that will never be sent (HEAD, or a connection already
+    /// answered), so its producer sees cancellation instead of running on unobserved.
+    func discard() {
+        guard case .stream(let stream) = self else { return }
+        let consumer = Task { for try await _ in stream {} }
+        consumer.cancel()
+    }
+}
+
 /// An HTTP response: status, headers and body.
 public struct Response: Sendable {
     public var status: HTTPStatus
