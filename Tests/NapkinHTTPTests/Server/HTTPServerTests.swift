@@ -66,9 +66,14 @@ import Testing
             for await _ in gateStream { break }
             return .text("finished")
         }
+        let keeper = ContinuationKeeper()
         router.get("/events") { _ in
             arrived.yield()
-            return .eventStream(AsyncStream<ServerSentEvent> { $0.yield(ServerSentEvent(data: "hi")) })
+            // The producer never finishes on its own: only shutdown can end this stream.
+            return .eventStream(AsyncStream<ServerSentEvent> { continuation in
+                continuation.yield(ServerSentEvent(data: "hi"))
+                keeper.keep(continuation)
+            })
         }
         let server = HTTPServer(configuration: .init(shutdownGracePeriod: .seconds(20)), responder: router)
         try server.start()
