@@ -95,8 +95,7 @@ enum Callbacks {
             ResponseWriter.queue(Callbacks.tooLarge(core), on: connection, context: context, core: core)
             return MHDResult.yes
         }
-        let methodName = method.map { String(cString: $0) } ?? "GET"
-        let request = Callbacks.makeRequest(connection, context: context, method: methodName, body: body)
+        let request = Callbacks.makeRequest(connection, context: context, method: Callbacks.method(method), body: body)
         context.state.withLock { s in
             s.isHead = request.method == .head
             s.phase = .running
@@ -155,7 +154,16 @@ enum Callbacks {
         MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, name).map { String(cString: $0) }
     }
 
-    static func makeRequest(_ connection: OpaquePointer, context: RequestContext, method: String, body: [UInt8]) -> Request {
+    /// The request method, without allocating for the common ones.
+    static func method(_ name: UnsafePointer<CChar>?) -> HTTPMethod {
+        guard let name else { return .get }
+        if strcmp(name, "GET") == 0 { return .get }
+        if strcmp(name, "POST") == 0 { return .post }
+        if strcmp(name, "HEAD") == 0 { return .head }
+        return HTTPMethod(rawValue: String(cString: name))
+    }
+
+    static func makeRequest(_ connection: OpaquePointer, context: RequestContext, method: HTTPMethod, body: [UInt8]) -> Request {
         let (raw, path, query) = Request.parseTarget(context.target)
         var headers = HTTPHeaders()
         withUnsafeMutablePointer(to: &headers) { pointer in
@@ -169,7 +177,7 @@ enum Callbacks {
         var peerBuffer = [CChar](repeating: 0, count: 64)
         let peerLength = napkin_peer(connection, &peerBuffer, peerBuffer.count)
         let peer = peerLength > 0 ? String(decoding: peerBuffer[0..<Int(peerLength)].map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
-        var request = Request(method: HTTPMethod(rawValue: method), path: path, query: query, headers: headers, body: body, peer: peer)
+        var request = Request(method: method, path: path, query: query, headers: headers, body: body, peer: peer)
         request.rawPath = raw
         return request
     }
