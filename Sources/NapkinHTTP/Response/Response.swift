@@ -21,8 +21,11 @@ extension ResponseBody {
 
 /// An HTTP response: status, headers and body.
 public struct Response: Sendable {
+    /// The status code sent on the status line.
     public var status: HTTPStatus
+    /// Header fields; `Content-Length` is computed by the server and need not be set.
     public var headers: HTTPHeaders
+    /// The body: bytes, or a stream of chunks.
     public var body: ResponseBody
 
     /// A response; every part defaults to an empty `200 OK`.
