@@ -21,7 +21,7 @@ final class Heartbeats: Sendable {
         var groups: [Duration: Group] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     static let comment: [UInt8] = Array(":\n\n".utf8)
 
     /// Registers `sink` for heartbeats every `interval`; returns a token for ``remove(_:interval:)``.

@@ -4,6 +4,7 @@
 /// rewrite the path) without affecting anyone else, and so in-process test
 /// clients can build one without a socket.
 public struct Request: Sendable {
+    /// The request method; `HEAD` requests reach `GET` routes through ``Router``.
     public var method: HTTPMethod
     /// The percent-decoded path, without the query string.
     public var path: String
@@ -11,6 +12,7 @@ public struct Request: Sendable {
     public var rawPath: String
     /// Query parameters, decoded (`+` is a space); when a name repeats, the last value wins.
     public var query: [String: String]
+    /// The request header fields, looked up case-insensitively.
     public var headers: HTTPHeaders
     /// The request body, never longer than the server's `maxRequestBodySize`.
     public var body: [UInt8]

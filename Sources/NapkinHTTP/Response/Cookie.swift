@@ -12,15 +12,23 @@ public struct Cookie: Sendable, Equatable {
         case none = "None"
     }
 
+    /// The cookie name.
     public var name: String
+    /// The cookie value, sent as is (encode it if it may contain `;`, `,` or spaces).
     public var value: String
+    /// The path prefix the browser sends the cookie for; `/` by default.
     public var path: String?
+    /// The domain the cookie is shared with; `nil` keeps it to the exact host (safest).
     public var domain: String?
     /// Lifetime in seconds; `0` or negative deletes the cookie.
     public var maxAge: Int?
+    /// An absolute expiry, for clients that ignore `Max-Age`.
     public var expires: Date?
+    /// Send only over HTTPS.
     public var secure: Bool
+    /// Hide from JavaScript (`document.cookie`), which blunts XSS session theft.
     public var httpOnly: Bool
+    /// Cross-site sending policy; `.lax` is the usual choice for sessions.
     public var sameSite: SameSite?
 
     /// A cookie; only `name` and `value` are required.

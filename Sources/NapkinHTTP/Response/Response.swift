@@ -9,10 +9,23 @@ public enum ResponseBody: Sendable {
     case stream(AsyncThrowingStream<[UInt8], any Error>)
 }
 
+extension ResponseBody {
+    /// Ends a streamed body that will never be sent (HEAD, or a connection already
+    /// answered), so its producer sees cancellation instead of running on unobserved.
+    func discard() {
+        guard case .stream(let stream) = self else { return }
+        let consumer = Task { for try await _ in stream {} }
+        consumer.cancel()
+    }
+}
+
 /// An HTTP response: status, headers and body.
 public struct Response: Sendable {
+    /// The status code sent on the status line.
     public var status: HTTPStatus
+    /// Header fields; `Content-Length` is computed by the server and need not be set.
     public var headers: HTTPHeaders
+    /// The body: bytes, or a stream of chunks.
     public var body: ResponseBody
 
     /// A response; every part defaults to an empty `200 OK`.

@@ -105,7 +105,7 @@ public struct Router: HTTPResponder {
                 response.headers["Content-Length"] = String(bytes.count)
             }
         case .stream:
-            break
+            response.body.discard()
         }
         response.body = .bytes([])
         return response

@@ -91,22 +91,34 @@ public final class HTTPServer: Sendable {
     }
 
     /// Starts (if needed), serves until SIGINT or SIGTERM, then shuts down gracefully.
+    ///
+    /// While it waits, the two signals are caught instead of killing the process; once
+    /// one arrives their default action is restored, so a second Ctrl-C during a slow
+    /// shutdown still ends the process at once.
     public func runUntilSignalled() async throws {
+        try await runUntilSignalled(ready: nil)
+    }
+
+    /// As ``runUntilSignalled()``, calling `ready` once the signal handlers are in place (for tests).
+    func runUntilSignalled(ready: (@Sendable () -> Void)?) async throws {
         if running.withLock({ $0.daemon == 0 && !$0.stopped }) { try start() }
+        let signals = [SIGINT, SIGTERM]
+        let fired = Atomic<Bool>(false)
+        var sources: [any DispatchSourceSignal] = []
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let fired = Atomic<Bool>(false)
-            let sources = [SIGINT, SIGTERM].map { sig -> any DispatchSourceSignal in
+            for sig in signals {
                 signal(sig, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
                 source.setEventHandler {
                     if !fired.exchange(true, ordering: .relaxed) { c.resume() }
                 }
                 source.resume()
-                return source
+                sources.append(source)
             }
-            _ = sources
-            SignalSources.keep(sources)
+            ready?()
         }
+        for source in sources { source.cancel() }
+        for sig in signals { signal(sig, SIG_DFL) }
         await shutdown()
     }
 
@@ -118,15 +130,5 @@ public final class HTTPServer: Sendable {
             limit.rlim_cur = target
             _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         }
-    }
-}
-
-/// Keeps signal sources alive for the life of the process (they stop when released).
-private enum SignalSources {
-    private static let kept = Mutex<[UInt]>([])
-    static func keep(_ sources: [any DispatchSourceSignal]) {
-        // Retained on purpose, never released: the handlers must outlive this call.
-        let addresses = sources.map { UInt(bitPattern: Int(bitPattern: Unmanaged.passRetained($0 as AnyObject).toOpaque())) }
-        kept.withLock { $0.append(contentsOf: addresses) }
     }
 }

@@ -4,7 +4,7 @@ import Synchronization
 /// Everything napkin tracks for one request on one connection, from the request
 /// line to the completed callback. libmicrohttpd carries it in `con_cls`.
 ///
-/// Its mutable state is behind a `Mutex`: libmicrohttpd's thread fills the body
+/// Its mutable state is behind a lock (`Locked`, a pthread mutex): libmicrohttpd's thread fills the body
 /// and makes the suspend decision, while the Swift task that runs the handler
 /// delivers the response, possibly on another thread.
 final class RequestContext: Sendable {
@@ -37,7 +37,7 @@ final class RequestContext: Sendable {
     /// used on libmicrohttpd's thread inside callbacks, or while the connection is
     /// suspended (when libmicrohttpd allows other threads to queue and resume).
     let connection: UInt
-    let state = Mutex(State())
+    let state = Locked(State())
 
     init(target: String, connection: OpaquePointer?) {
         self.target = target

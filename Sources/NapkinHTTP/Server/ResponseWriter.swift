@@ -11,7 +11,7 @@ enum ResponseWriter {
         case .bytes(let bytes):
             if isHead, bytes.isEmpty, let length = response.headers["Content-Length"].flatMap(UInt64.init) {
                 // HEAD keeps the GET answer's length; libmicrohttpd never reads a HEAD body.
-                mhd = MHD_create_response_from_callback(length, 64, { _, _, _, _ in StreamPump.endWithError }, nil, nil)
+                mhd = MHD_create_response_from_callback(length, 16, { _, _, _, _ in StreamPump.endWithError }, nil, nil)
             } else {
                 mhd = bytes.withUnsafeBytes { raw in
                     MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
@@ -22,7 +22,7 @@ enum ResponseWriter {
             context.state.withLock { $0.pump = pump }
             core.register(pump)
             mhd = MHD_create_response_from_callback(
-                UInt64.max, 2048,
+                UInt64.max, 256,
                 { cls, _, buffer, max in
                     guard let cls, let buffer else { return StreamPump.endWithError }
                     return Unmanaged<StreamPump>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, max: max)

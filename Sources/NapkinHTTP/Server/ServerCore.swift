@@ -139,6 +139,9 @@ final class ServerCore: Sendable {
         if queueNow, let connection = context.connectionPointer {
             ResponseWriter.queue(response, on: connection, context: context, core: self)
             MHD_resume_connection(connection)
+        } else if !queueNow, context.state.withLock({ $0.phase == .delivered }) {
+            // Answered already (shutdown forced a 503, or the client left): never sent.
+            response.body.discard()
         }
     }
 }

@@ -7,7 +7,7 @@ import Synchronization
 /// When the reader finds nothing buffered it suspends the connection and returns
 /// 0 (returning 0 without suspending would spin a core); the next chunk resumes
 /// it. When the client goes away the consuming task is cancelled, which ends the
-/// stream and fires its `onTermination`. All mutable state is behind `state`'s Mutex.
+/// stream and fires its `onTermination`. All mutable state is behind `state` (a pthread mutex).
 final class StreamPump: Sendable {
     struct State {
         var buffer: [UInt8] = []
@@ -25,7 +25,7 @@ final class StreamPump: Sendable {
 
     /// The `MHD_Connection` address; only resumed by the side that saw it suspended.
     let connection: UInt
-    let state = Mutex(State())
+    let state = Locked(State())
 
     init(connection: UInt) {
         self.connection = connection

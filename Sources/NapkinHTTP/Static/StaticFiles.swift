@@ -35,83 +35,113 @@ public struct StaticFiles: HTTPResponder {
     public func lookup(_ request: Request) -> Response? {
         guard request.method == .get || request.method == .head else { return nil }
         guard let relative = safeRelativePath(request) else { return nil }
-        let candidate = root + "/" + relative
-        guard let resolvedC = candidate.withCString({ realpath($0, nil) }) else { return nil }
-        let resolved = String(cString: resolvedC)
-        free(resolvedC)
-        guard resolved.hasPrefix(root + "/") else { return nil }
-        var info = stat()
-        guard stat(resolved, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-
-        let size = Int(info.st_size)
-        let mtime = Double(info.st_mtim.tv_sec)
-        let etag = "\"\(String(UInt64(info.st_ino), radix: 36))-\(String(size, radix: 36))-\(String(info.st_mtim.tv_sec, radix: 36))\(String(info.st_mtim.tv_nsec / 1000, radix: 36))\""
-        var headers: HTTPHeaders = [:]
-        headers.add(name: "ETag", value: etag)
-        headers.add(name: "Last-Modified", value: cache.date(for: mtime))
-        headers.add(name: "Cache-Control", value: cacheControl)
+        guard let file = cache.file(relative: relative, root: root, cacheControl: cacheControl) else { return nil }
 
         if let match = request.headers["If-None-Match"] {
-            if match == "*" || match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
-                return Response(status: .notModified, headers: headers)
+            if match == "*" || match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag }) {
+                return Response(status: .notModified, headers: file.validators)
             }
-        } else if let since = request.headers["If-Modified-Since"], let date = HTTPDate.parse(since), mtime <= date {
-            return Response(status: .notModified, headers: headers)
+        } else if let since = request.headers["If-Modified-Since"], let date = HTTPDate.parse(since), file.mtime <= date {
+            return Response(status: .notModified, headers: file.validators)
         }
-
-        headers.add(name: "Content-Type", value: ContentTypes.forExtension((relative as NSString).pathExtension))
         if request.method == .head {
-            headers.add(name: "Content-Length", value: String(size))
+            var headers = file.headers
+            headers.add(name: "Content-Length", value: String(file.size))
             return Response(status: .ok, headers: headers)
         }
-        guard let bytes = cache.contents(of: resolved, etag: etag, size: size) else { return nil }
-        return Response(status: .ok, headers: headers, body: .bytes(bytes))
+        guard let bytes = file.bytes ?? FileManager.default.contents(atPath: file.resolved).map([UInt8].init) else { return nil }
+        return Response(status: .ok, headers: file.headers, body: .bytes(bytes))
     }
 
     /// The request's path relative to the root, or nil if it is in any way suspicious.
     private func safeRelativePath(_ request: Request) -> String? {
-        let raw = request.parameters["*"] == nil ? request.rawPath : request.parameters["*"]!
-        let lowered = raw.lowercased()
-        for bad in ["%2f", "%5c", "%00", "\\", "\0"] where lowered.contains(bad) { return nil }
-        let decoded = request.parameters["*"] ?? request.path
-        var parts: [Substring] = []
-        for part in decoded.split(separator: "/", omittingEmptySubsequences: true) {
-            if part.hasPrefix(".") || part.contains("\\") || part.contains("\0") { return nil }
-            parts.append(part)
+        // Encoded separators, NUL and backslashes are refused in the path as sent,
+        // whether the files are mounted on a wildcard or used as a fallback.
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in request.rawPath.utf8 {
+            if byte == UInt8(ascii: "\\") || byte == 0 { return nil }
+            if previous.0 == UInt8(ascii: "%") {
+                let hi = previous.1, lo = byte | 0x20
+                if (hi == UInt8(ascii: "2") && lo == UInt8(ascii: "f")) || (hi == UInt8(ascii: "5") && lo == UInt8(ascii: "c"))
+                    || (hi == UInt8(ascii: "0") && byte == UInt8(ascii: "0")) { return nil }
+            }
+            previous = (previous.1, byte)
         }
-        guard !parts.isEmpty else { return nil }
-        return parts.joined(separator: "/")
+        let decoded = request.parameters["*"] ?? request.path
+        var relative = ""
+        relative.reserveCapacity(decoded.utf8.count)
+        for part in decoded.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+            // Dot-segments and dot-files (".env", ".git") are never served.
+            if part.first == UInt8(ascii: ".") || part.contains(UInt8(ascii: "\\")) || part.contains(0) { return nil }
+            if !relative.isEmpty { relative += "/" }
+            relative += Substring(part)
+        }
+        return relative.isEmpty ? nil : relative
     }
 }
 
-/// Small files by resolved path, keyed by their ETag so a changed file is re-read.
+/// What is known about one servable file: where it really is, its validators,
+/// its prepared headers and (when small) its bytes.
+struct StaticFile: Sendable {
+    let resolved: String
+    let device: UInt64
+    let inode: UInt64
+    let size: Int
+    let mtime: Double
+    let mtimeNanoseconds: Int
+    let etag: String
+    let validators: HTTPHeaders
+    let headers: HTTPHeaders
+    let bytes: [UInt8]?
+}
+
+/// Resolved files by relative path.
+///
+/// The first request resolves the path with `realpath` (which is what proves the
+/// file lies inside the root, symlinks included) and reads it. Later requests
+/// only `stat` the path: if it still leads to the same device, inode, size and
+/// modification time, the cached answer is still right — the same inode is the
+/// same file that was proven to be inside the root. Anything else re-resolves.
 final class FileCache: Sendable {
-    private struct Entry { let etag: String; let bytes: [UInt8] }
-    private let entries = Locked<[String: Entry]>([:])
-    private let dates = Locked<[Double: String]>([:])
-    static let maxCachedFileSize = 256 * 1024
-    static let maxEntries = 512
+    private let entries = Locked<[String: StaticFile]>([:])
+    private static let maxCachedFileSize = 256 * 1024
+    private static let maxEntries = 1024
 
-    func contents(of path: String, etag: String, size: Int) -> [UInt8]? {
-        if let entry = entries.withLock({ $0[path] }), entry.etag == etag { return entry.bytes }
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let bytes = [UInt8](data)
+    func file(relative: String, root: String, cacheControl: String) -> StaticFile? {
+        let candidate = root + "/" + relative
+        var info = stat()
+        guard stat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        if let cached = entries.withLock({ $0[relative] }),
+           cached.device == UInt64(info.st_dev), cached.inode == UInt64(info.st_ino), cached.size == Int(info.st_size),
+           cached.mtime == Double(info.st_mtim.tv_sec), cached.mtimeNanoseconds == Int(info.st_mtim.tv_nsec) {
+            return cached
+        }
+        guard let resolvedC = realpath(candidate, nil) else { return nil }
+        let resolved = String(cString: resolvedC)
+        free(resolvedC)
+        guard resolved.hasPrefix(root + "/"), stat(resolved, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+
+        let size = Int(info.st_size)
+        let etag = "\"\(String(UInt64(info.st_ino), radix: 36))-\(String(size, radix: 36))-\(String(info.st_mtim.tv_sec, radix: 36))\(String(info.st_mtim.tv_nsec / 1000, radix: 36))\""
+        var validators: HTTPHeaders = [:]
+        validators.add(name: "ETag", value: etag)
+        validators.add(name: "Last-Modified", value: HTTPDate.format(Double(info.st_mtim.tv_sec)))
+        validators.add(name: "Cache-Control", value: cacheControl)
+        var headers = validators
+        headers.add(name: "Content-Type", value: ContentTypes.forExtension((relative as NSString).pathExtension))
+        var bytes: [UInt8]?
         if size <= FileCache.maxCachedFileSize {
-            entries.withLock { entries in
-                if entries.count >= FileCache.maxEntries { entries.removeAll() }
-                entries[path] = Entry(etag: etag, bytes: bytes)
-            }
+            guard let data = FileManager.default.contents(atPath: resolved), data.count == size else { return nil }
+            bytes = [UInt8](data)
         }
-        return bytes
-    }
-
-    func date(for mtime: Double) -> String {
-        if let cached = dates.withLock({ $0[mtime] }) { return cached }
-        let text = HTTPDate.format(mtime)
-        dates.withLock { dates in
-            if dates.count >= FileCache.maxEntries { dates.removeAll() }
-            dates[mtime] = text
+        let file = StaticFile(
+            resolved: resolved, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: size,
+            mtime: Double(info.st_mtim.tv_sec), mtimeNanoseconds: Int(info.st_mtim.tv_nsec),
+            etag: etag, validators: validators, headers: headers, bytes: bytes)
+        entries.withLock { entries in
+            if entries.count >= FileCache.maxEntries { entries.removeAll() }
+            entries[relative] = file
         }
-        return text
+        return file
     }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import NapkinHTTP
 
@@ -41,11 +42,14 @@ import Testing
 
     @Test func departedClientCancelsTheProducer() async throws {
         let (cancellations, cancelled) = AsyncStream<Void>.makeStream()
+        // The producer stays subscribed (its continuation is alive): only cancellation can end it.
+        let keeper = ContinuationKeeper()
         var router = Router()
         router.get("/events") { _ in
             let events = AsyncStream<ServerSentEvent> { continuation in
                 continuation.onTermination = { _ in cancelled.yield() }
                 continuation.yield(ServerSentEvent(data: "first"))
+                keeper.keep(continuation)
             }
             return .eventStream(events, heartbeat: .milliseconds(20))
         }
@@ -84,4 +88,35 @@ import Testing
             #expect(parser.feed(reply.body) == [ServerSentEvent(data: "one"), ServerSentEvent(data: "two")])
         }
     }
+}
+
+@Suite struct EventStreamHeadTests {
+    @Test func headOnAnEventStreamCancelsTheProducer() async throws {
+        let (cancellations, cancelled) = AsyncStream<Void>.makeStream()
+        // The producer stays subscribed (its continuation is alive): only cancellation can end it.
+        let keeper = ContinuationKeeper()
+        var router = Router()
+        router.get("/events") { _ in
+            let events = AsyncStream<ServerSentEvent> { continuation in
+                continuation.onTermination = { _ in cancelled.yield() }
+                keeper.keep(continuation)
+            }
+            return .eventStream(events)
+        }
+        let response = try await router.respond(to: Request(method: .head, target: "/events"))
+        #expect(response.headers["Content-Type"] == "text/event-stream; charset=utf-8")
+        guard case .bytes(let body) = response.body else { Issue.record("HEAD must have no stream"); return }
+        #expect(body.isEmpty)
+        let observed = try await within(seconds: 10) {
+            var iterator = cancellations.makeAsyncIterator()
+            return await iterator.next() != nil
+        }
+        #expect(observed)
+    }
+}
+
+/// Holds producers' continuations so that their streams never finish on their own.
+final class ContinuationKeeper: Sendable {
+    private let kept = Mutex<[AsyncStream<ServerSentEvent>.Continuation]>([])
+    func keep(_ continuation: AsyncStream<ServerSentEvent>.Continuation) { kept.withLock { $0.append(continuation) } }
 }

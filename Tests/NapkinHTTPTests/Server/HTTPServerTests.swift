@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import NapkinHTTP
 
@@ -66,9 +67,14 @@ import Testing
             for await _ in gateStream { break }
             return .text("finished")
         }
+        let keeper = ContinuationKeeper()
         router.get("/events") { _ in
             arrived.yield()
-            return .eventStream(AsyncStream<ServerSentEvent> { $0.yield(ServerSentEvent(data: "hi")) })
+            // The producer never finishes on its own: only shutdown can end this stream.
+            return .eventStream(AsyncStream<ServerSentEvent> { continuation in
+                continuation.yield(ServerSentEvent(data: "hi"))
+                keeper.keep(continuation)
+            })
         }
         let server = HTTPServer(configuration: .init(shutdownGracePeriod: .seconds(20)), responder: router)
         try server.start()
@@ -112,5 +118,22 @@ import Testing
         _ = await iterator.next()
         try await within(seconds: 10) { await server.shutdown() }
         #expect(try await reply.status == 503)
+    }
+}
+
+@Suite struct SignalTests {
+    @Test func sigtermShutsTheServerDownAndReturns() async throws {
+        var router = Router()
+        router.get("/hello") { _ in .text("hi") }
+        let server = HTTPServer(responder: router)
+        let (readiness, ready) = AsyncStream<Void>.makeStream()
+        let running = Task { try await server.runUntilSignalled(ready: { ready.yield() }) }
+        var iterator = readiness.makeAsyncIterator()
+        _ = await iterator.next()
+        let port = server.port
+        #expect(try await fetch(port, "/hello").text == "hi")
+        kill(getpid(), SIGTERM)
+        try await within(seconds: 20) { try await running.value }
+        #expect(throws: (any Error).self) { _ = try TestConnection(port: port, timeoutSeconds: 2).request("GET", "/hello") }
     }
 }

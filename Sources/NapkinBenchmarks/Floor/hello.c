@@ -1,0 +1,63 @@
+/* The floor for napkin's HTTP benchmark: libmicrohttpd driven from plain C, in
+   the same threading mode as NapkinHTTP (thread pool, poll, suspend/resume
+   enabled) and with the same per-connection memory pool.
+   Usage: hello <threads> <memory-limit> <static-file>
+   Prints the bound port, then serves until killed:
+     /static/...  the given file (read per request, sent from the fd)
+     anything else  "Hello, World!" as text/plain */
+#include <microhttpd.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <signal.h>
+
+static const char *file_path;
+static const char hello[] = "Hello, World!";
+
+static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                               const char *version, const char *upload, size_t *upload_size, void **con_cls) {
+    static int marker;
+    struct MHD_Response *r;
+    enum MHD_Result ret;
+    (void)cls; (void)method; (void)version; (void)upload; (void)upload_size;
+    if (*con_cls == NULL) { *con_cls = &marker; return MHD_YES; }
+    if (strncmp(url, "/static/", 8) == 0) {
+        struct stat st;
+        int fd = open(file_path, O_RDONLY);
+        if (fd < 0 || fstat(fd, &st) != 0) { if (fd >= 0) close(fd); return MHD_NO; }
+        r = MHD_create_response_from_fd((uint64_t)st.st_size, fd);
+        MHD_add_response_header(r, "Content-Type", "text/javascript; charset=utf-8");
+        MHD_add_response_header(r, "Cache-Control", "public, max-age=300");
+    } else {
+        r = MHD_create_response_from_buffer(sizeof hello - 1, (void *)hello, MHD_RESPMEM_PERSISTENT);
+        MHD_add_response_header(r, "Content-Type", "text/plain; charset=utf-8");
+    }
+    ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+int main(int argc, char **argv) {
+    struct MHD_Daemon *d;
+    const union MHD_DaemonInfo *info;
+    if (argc < 4) { fprintf(stderr, "usage: hello threads memory-limit file\n"); return 2; }
+    file_path = argv[3];
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGINT, SIG_DFL);
+    d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME,
+                         0, NULL, NULL, handler, NULL,
+                         MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)atoi(argv[1]),
+                         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)atol(argv[2]),
+                         MHD_OPTION_CONNECTION_LIMIT, 4096u,
+                         MHD_OPTION_CONNECTION_TIMEOUT, 30u,
+                         MHD_OPTION_END);
+    if (d == NULL) { fprintf(stderr, "cannot start\n"); return 1; }
+    info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    printf("%u\n", (unsigned)info->port);
+    fflush(stdout);
+    for (;;) pause();
+}
