@@ -172,11 +172,11 @@ enum HTTPBenchmarks {
         return Run(rps: result.rps, cpuPerRequest: (after - before) / max(result.requests, 1) * 1_000_000)
     }
 
-    static func wrk(port: Int, path: String, seconds: Int = 5) throws -> (rps: Double, requests: Double) {
+    static func wrk(port: Int, path: String, seconds: Int = 5, headers: [String] = []) throws -> (rps: Double, requests: Double) {
         progress("wrk \(seconds)s on :\(port)\(path)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
-        process.arguments = ["-t2", "-c50", "-d\(seconds)s", "http://127.0.0.1:\(port)\(path)"]
+        process.arguments = ["-t2", "-c50", "-d\(seconds)s"] + headers.flatMap { ["-H", $0] } + ["http://127.0.0.1:\(port)\(path)"]
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -191,6 +191,21 @@ enum HTTPBenchmarks {
             if line.contains("Non-2xx") { print("warning: \(line.trimmingCharacters(in: .whitespaces)) on \(path)") }
         }
         return (rps, requests)
+    }
+
+    /// Whether `wrk` is installed (`scripts/setup --bench`).
+    static func hasWrk() -> Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk")
+    }
+
+    /// Runs ``wrk(port:path:seconds:headers:)`` on a thread of its own, so the
+    /// caller's executor (the main actor, say) stays free to serve.
+    static func wrkAsync(port: Int, path: String, seconds: Int = 5, headers: [String] = []) async throws -> (rps: Double, requests: Double) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try wrk(port: port, path: path, seconds: seconds, headers: headers) })
+            }
+        }
     }
 
     static func progress(_ text: String) {

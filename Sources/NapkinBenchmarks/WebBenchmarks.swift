@@ -9,11 +9,49 @@ import napkin
 enum WebBenchmarks {
     static func run() async throws {
         print("\n## Web (NapkinWeb)")
+        try await pageThroughput().print()
         try await sessionMemory().print()
         try await fanOut().print()
     }
 
     static func verdict(_ pass: Bool) -> String { pass ? "pass" : "MISS" }
+
+    // MARK: - Full page vs plain route
+
+    /// `wrk` against one live server: the plain-text route, then a full
+    /// signed-in page of four napkins for one session, alternated.
+    @MainActor
+    static func pageThroughput() async throws -> Table {
+        var table = Table(
+            "Full page GET (4-napkin tree) vs the plain-text route, wrk 50 connections, 2 threads, same server",
+            columns: ["route", "requests/s", "x plain", "target", "result"])
+        guard HTTPBenchmarks.hasWrk() else {
+            table.add("wrk not installed (scripts/setup --bench)", "-", "-", "-", "skipped")
+            return table
+        }
+        let (app, router, _) = BenchApp.make()
+        let server = HTTPServer(configuration: ServerConfiguration(workerThreads: 2, connectionLimit: 2_000), responder: router)
+        try server.start()
+        let client = TestClient(live: server.port)
+        let page = try await client.get("/")
+        precondition(page.status == 200 && page.text.contains("Smoked Sausage"), "the bench page did not render")
+        let cookie = "napkin_session=\(await client.sessionID ?? "")"
+
+        var plain: [Double] = []
+        var pages: [Double] = []
+        for _ in 0..<2 {
+            plain.append(try await HTTPBenchmarks.wrkAsync(port: server.port, path: "/plain", seconds: 4).rps)
+            pages.append(try await HTTPBenchmarks.wrkAsync(port: server.port, path: "/", seconds: 4, headers: ["Cookie: \(cookie)"]).rps)
+        }
+        await server.shutdown()
+        await app.shutdown()
+        let plainRate = median(plain)
+        let pageRate = median(pages)
+        table.add("plain text (/plain)", fmt(plainRate, 0), "1.00", "-", "base")
+        table.add("signed-in page (\(page.body.count) bytes)", fmt(pageRate, 0), fmt(pageRate / plainRate, 2), ">= 0.5x",
+                  verdict(pageRate / plainRate >= 0.5))
+        return table
+    }
 
     // MARK: - Memory per idle session
 

@@ -145,8 +145,12 @@ public final class NapkinApp {
                 body: body, csrfToken: session.csrfToken, eventID: session.lastEventID, eventsPath: WebSession.eventsPath)
             response = .html(page.rendered, status: claimed ? .ok : .notFound)
         }
-        // A session without an open tab keeps no HTML between requests.
-        if session.streamCount == 0 { session.root?.forgetRenders() }
+        // A session without an open tab keeps only its page between
+        // requests: enough to answer an unchanged page at once, and a change
+        // anywhere below still drops it.
+        if session.streamCount == 0, let root = session.root {
+            for child in root.children.values { child.forgetRenders() }
+        }
         response.headers["Cache-Control"] = "no-store"
         if let created {
             response.setCookie(SessionCookie.make(id: created.id, secure: configuration.secureCookies))
