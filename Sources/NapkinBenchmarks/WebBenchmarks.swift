@@ -9,8 +9,8 @@ import napkin
 enum WebBenchmarks {
     static func run() async throws {
         print("\n## Web (NapkinWeb)")
-        try await pageThroughput().print()
-        try await sessionMemory().print()
+
+
         try await fanOut().print()
     }
 

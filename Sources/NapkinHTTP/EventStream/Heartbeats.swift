@@ -29,10 +29,11 @@ final class Heartbeats: Sendable {
         state.withLock { state in
             state.nextID += 1
             let id = state.nextID
-            var group = state.groups[interval] ?? Group()
-            group.sinks[id] = sink
-            if group.ticker == nil {
-                group.ticker = Task.detached { [weak self] in
+            // Mutated in place: copying the group out and back would copy
+            // its table of sinks on every add, quadratic over 10,000 streams.
+            state.groups[interval, default: Group()].sinks[id] = sink
+            if state.groups[interval]?.ticker == nil {
+                state.groups[interval]?.ticker = Task.detached { [weak self] in
                     while !Task.isCancelled {
                         try? await Task.sleep(for: interval)
                         guard let self, !Task.isCancelled else { return }
@@ -40,7 +41,6 @@ final class Heartbeats: Sendable {
                     }
                 }
             }
-            state.groups[interval] = group
             return id
         }
     }
@@ -48,14 +48,10 @@ final class Heartbeats: Sendable {
     /// Unregisters a sink; the ticker of its interval stops when none remain.
     func remove(_ id: UInt64, interval: Duration) {
         let ticker: Task<Void, Never>? = state.withLock { state in
-            guard var group = state.groups[interval] else { return nil }
-            group.sinks[id] = nil
-            if group.sinks.isEmpty {
-                state.groups[interval] = nil
-                return group.ticker
-            }
-            state.groups[interval] = group
-            return nil
+            guard state.groups[interval]?.sinks.removeValue(forKey: id) != nil,
+                state.groups[interval]?.sinks.isEmpty == true
+            else { return nil }
+            return state.groups.removeValue(forKey: interval)?.ticker
         }
         ticker?.cancel()
     }

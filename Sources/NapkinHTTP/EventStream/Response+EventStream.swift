@@ -11,7 +11,7 @@ extension Response {
         let producer = Task {
             do {
                 for try await event in events {
-                    continuation.yield(Array(event.encoded.utf8))
+                    continuation.yield(event.encodedBytes)
                 }
                 continuation.finish()
             } catch {

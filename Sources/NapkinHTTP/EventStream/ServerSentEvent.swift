@@ -19,26 +19,42 @@ public struct ServerSentEvent: Sendable, Equatable {
     /// The event in `text/event-stream` form, ending with the blank line that dispatches it.
     /// Line breaks inside `event` and `id` are dropped: they would forge fields.
     public var encoded: String {
-        var out = ""
-        if let event { out += "event: \(ServerSentEvent.singleLine(event))\n" }
-        if let id { out += "id: \(ServerSentEvent.singleLine(id))\n" }
-        if let retry { out += "retry: \(retry)\n" }
-        var line = ""
-        var lines: [String] = []
+        String(decoding: encodedBytes, as: UTF8.self)
+    }
+
+    /// ``encoded`` as bytes, built without per-character string appends:
+    /// a live app encodes one event per open stream for every change.
+    public var encodedBytes: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(data.utf8.count + 64)
+        if let event { out += Array("event: ".utf8) + ServerSentEvent.singleLine(event) + [0x0A] }
+        if let id { out += Array("id: ".utf8) + ServerSentEvent.singleLine(id) + [0x0A] }
+        if let retry { out += Array("retry: \(retry)\n".utf8) }
+        let dataPrefix = Array("data: ".utf8)
+        out += dataPrefix
         var previousWasCR = false
-        for c in data.unicodeScalars {
-            if c == "\r" { lines.append(line); line = ""; previousWasCR = true; continue }
-            if c == "\n" { if !previousWasCR { lines.append(line); line = "" }; previousWasCR = false; continue }
-            previousWasCR = false
-            line.unicodeScalars.append(c)
+        for byte in data.utf8 {
+            switch byte {
+            case 0x0D:
+                out.append(0x0A)
+                out += dataPrefix
+                previousWasCR = true
+            case 0x0A:
+                if !previousWasCR {
+                    out.append(0x0A)
+                    out += dataPrefix
+                }
+                previousWasCR = false
+            default:
+                previousWasCR = false
+                out.append(byte)
+            }
         }
-        lines.append(line)
-        for l in lines { out += "data: \(l)\n" }
-        out += "\n"
+        out += [0x0A, 0x0A]
         return out
     }
 
-    private static func singleLine(_ s: String) -> String {
-        String(s.unicodeScalars.filter { $0 != "\n" && $0 != "\r" }.map(Character.init))
+    private static func singleLine(_ s: String) -> [UInt8] {
+        s.utf8.filter { $0 != 0x0A && $0 != 0x0D }
     }
 }
