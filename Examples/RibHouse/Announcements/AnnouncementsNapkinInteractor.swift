@@ -22,13 +22,15 @@ final actor AnnouncementsNapkinInteractor: Interactable {
     }
 
     func didBecomeActive() async {
-        // Subscribe before returning, so nothing said after the napkin is
-        // attached is missed; the bound task only reads.
-        let heard = await announcements.subscribe()
-        task {
-            for await announcement in heard {
-                await self.listener?.announcementsDidReceive(announcement)
-            }
+        // Subscribed before returning, so nothing said after the napkin is
+        // attached is missed. `observe` waits with no task: a quiet evening
+        // costs each session its subscription only.
+        observe(await announcements.subscribe()) { [weak self] announcement in
+            await self?.tell(announcement)
         }
+    }
+
+    private func tell(_ announcement: Announcement) async {
+        await listener?.announcementsDidReceive(announcement)
     }
 }

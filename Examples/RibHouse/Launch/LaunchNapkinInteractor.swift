@@ -2,7 +2,7 @@ import napkin
 
 /// The auth gate of a session.
 ///
-/// Routing follows auth state, never taps: one loop over
+/// Routing follows auth state, never taps: one observation of
 /// `authService.userStream()` decides between LoggedOut and LoggedIn. The
 /// listener methods below only change that state. The interactor also turns
 /// announcements into toasts that expire on their own.
@@ -34,11 +34,9 @@ final actor LaunchNapkinInteractor:
 
     func didBecomeActive() async {
         // The stream replays the current user (nil at first), so this same
-        // loop attaches LoggedOut when the session starts.
-        task {
-            for await user in await self.authService.userStream() {
-                await self.route(for: user)
-            }
+        // observation attaches LoggedOut when the session starts.
+        observe(await authService.userStream()) { [weak self] user in
+            await self?.route(for: user)
         }
     }
 

@@ -29,12 +29,10 @@ final actor LoggedInNapkinInteractor: PresentableInteractable, LoggedInNapkinPre
     }
 
     func didBecomeActive() async {
-        // The pit replays its current state, then every tick; the task ends
+        // The pit replays its current state, then every tick; the observation ends
         // with this napkin (logout, or the session going away).
-        task { [pitService, presenter] in
-            for await pit in await pitService.stateStream() {
-                await presenter.present(pit: pit)
-            }
+        observe(await pitService.stateStream()) { [presenter] pit in
+            await presenter.present(pit: pit)
         }
     }
 

@@ -14,10 +14,8 @@ final actor PitBoardNapkinInteractor: PresentableInteractable {
     }
 
     func didBecomeActive() async {
-        task { [pitService, presenter] in
-            for await pit in await pitService.stateStream() {
-                await presenter.present(pit: pit)
-            }
+        observe(await pitService.stateStream()) { [presenter] pit in
+            await presenter.present(pit: pit)
         }
     }
 }
