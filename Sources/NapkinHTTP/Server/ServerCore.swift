@@ -88,23 +88,7 @@ final class ServerCore: Sendable {
         let (requests, pumps) = live.withLock { (Array($0.requests.values), Array($0.pumps.values)) }
         let unavailable = Response.text("Service Unavailable", status: .serviceUnavailable)
         for context in requests {
-            let queueNow = context.state.withLock { s -> Bool in
-                s.forced = true
-                switch s.phase {
-                case .running:
-                    s.ready = unavailable
-                    return false
-                case .suspended:
-                    s.phase = .delivered
-                    return true
-                case .receiving, .delivered:
-                    return false
-                }
-            }
-            if queueNow, let connection = context.connectionPointer {
-                ResponseWriter.queue(unavailable, on: connection, context: context, core: self)
-                MHD_resume_connection(connection)
-            }
+            deliver(unavailable, to: context, forcing: true)
         }
         for pump in pumps { pump.end() }
     }
@@ -123,8 +107,11 @@ final class ServerCore: Sendable {
 
     /// Hands a finished response to the connection: inline if the access handler is
     /// still on the stack, otherwise queue it and resume the suspended connection.
-    func deliver(_ response: Response, to context: RequestContext) {
+    /// `forcing` marks the request as answered by shutdown, so its handler's
+    /// own response, if it ever comes, is dropped.
+    func deliver(_ response: Response, to context: RequestContext, forcing: Bool = false) {
         let queueNow = context.state.withLock { s -> Bool in
+            if forcing { s.forced = true }
             switch s.phase {
             case .running:
                 s.ready = response

@@ -98,11 +98,7 @@ final class Mailbox<Value: Sendable>: Sendable {
         let key = DeliveryContext.currentTaskKey()
         let (acknowledged, finished, item, closed) = state.withLock { state in
             state.consumerKey = key
-            let finished = state.processing
-            state.processing = nil
-            let taken = state.taken
-            let acknowledged = state.waiters.filter { $0.sequence <= taken }.map(\.waiter)
-            state.waiters.removeAll { $0.sequence <= taken }
+            let (acknowledged, finished) = Self.finishTaken(&state)
             var item: Item?
             if !state.pending.isEmpty {
                 let next = state.pending.removeFirst()
@@ -144,6 +140,17 @@ final class Mailbox<Value: Sendable>: Sendable {
         return value
     }
 
+    /// The value in hand is done: returns the senders waiting for it and the
+    /// settlement token it carried, both to be released outside the lock.
+    private static func finishTaken(_ state: inout State) -> ([DeliveryWaiter], Settlement.Token?) {
+        let finished = state.processing
+        state.processing = nil
+        let taken = state.taken
+        let acknowledged = state.waiters.filter { $0.sequence <= taken }.map(\.waiter)
+        state.waiters.removeAll { $0.sequence <= taken }
+        return (acknowledged, finished)
+    }
+
     // MARK: - Push mode
 
     /// Hands every value to `handler` from now on, one at a time, instead of
@@ -182,11 +189,7 @@ final class Mailbox<Value: Sendable>: Sendable {
                 await handler(item.value)
             }
             let (acknowledged, finished, next) = state.withLock { state in
-                let finished = state.processing
-                state.processing = nil
-                let taken = state.taken
-                let acknowledged = state.waiters.filter { $0.sequence <= taken }.map(\.waiter)
-                state.waiters.removeAll { $0.sequence <= taken }
+                let (acknowledged, finished) = Self.finishTaken(&state)
                 var next: Item?
                 if !state.closed, !state.pending.isEmpty {
                     next = state.pending.removeFirst()
