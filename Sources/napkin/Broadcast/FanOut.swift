@@ -1,7 +1,10 @@
 /// The subscriber registry shared by both broadcasters; owned by, and only
 /// used inside, a broadcaster actor.
 struct FanOut<Value: Sendable> {
-    private var mailboxes: [UInt64: Mailbox<Value>] = [:]
+    /// Kept contiguous, so a send to 10,000 subscribers walks an array; the
+    /// positions make removal O(1) (the last entry takes the gap).
+    private var mailboxes: [(id: UInt64, mailbox: Mailbox<Value>)] = []
+    private var positions: [UInt64: Int] = [:]
     private var nextID: UInt64 = 0
     private var sequence: UInt64 = 0
     private let policy: Mailbox<Value>.Policy
@@ -12,7 +15,7 @@ struct FanOut<Value: Sendable> {
 
     /// Live subscribers.
     var count: Int {
-        mailboxes.values.reduce(0) { $0 + ($1.isClosed ? 0 : 1) }
+        mailboxes.reduce(0) { $0 + ($1.mailbox.isClosed ? 0 : 1) }
     }
 
     /// Registers a new subscriber; `onClose` receives its id when it goes.
@@ -20,12 +23,18 @@ struct FanOut<Value: Sendable> {
         let id = nextID
         nextID += 1
         let mailbox = Mailbox<Value>(policy: policy) { onClose(id) }
-        mailboxes[id] = mailbox
+        positions[id] = mailboxes.count
+        mailboxes.append((id, mailbox))
         return mailbox
     }
 
     mutating func remove(_ id: UInt64) {
-        mailboxes[id] = nil
+        guard let position = positions.removeValue(forKey: id) else { return }
+        let last = mailboxes.removeLast()
+        if position < mailboxes.count {
+            mailboxes[position] = last
+            positions[last.id] = position
+        }
     }
 
     /// Offers `value` to one mailbox (a new subscriber's replay).
@@ -42,7 +51,7 @@ struct FanOut<Value: Sendable> {
         sequence += 1
         let settlement = Settlement.current
         let senderKey = waiter == nil ? nil : DeliveryContext.currentTaskKey()
-        for mailbox in mailboxes.values {
+        for (_, mailbox) in mailboxes {
             mailbox.push(
                 .init(sequence: sequence, value: value, token: settlement?.enter()),
                 waiter: waiter, senderKey: senderKey)

@@ -52,6 +52,22 @@ struct StateBroadcasterTests {
         #expect(await broadcaster.subscriberCount == 0)
     }
 
+    @Test("subscribers leaving in any order leave the others intact")
+    func removalKeepsOthers() async {
+        let broadcaster = StateBroadcaster(0)
+        var subscriptions: [Subscription<Int>] = []
+        for _ in 0..<50 { subscriptions.append(await broadcaster.subscribe()) }
+        for index in stride(from: 0, to: 50, by: 2) { subscriptions[index].cancel() }
+        for index in [1, 49, 25] { subscriptions[index].cancel() }
+        #expect(await broadcaster.subscriberCount == 22)
+        await broadcaster.send(9)
+        var iterators = subscriptions.map { $0.makeAsyncIterator() }
+        for index in iterators.indices where index % 2 == 1 && ![1, 49, 25].contains(index) {
+            #expect(await iterators[index].next() == 9)
+        }
+        #expect(await iterators[1].next() == nil)
+    }
+
     @Test("releasing a subscription without iterating it removes it")
     func releaseRemoves() async {
         let broadcaster = StateBroadcaster(0)
