@@ -48,6 +48,21 @@ struct LiveUpdateTests {
         await testApp.stop()
     }
 
+    @Test("a change made while no tab listened reaches the tab that connects with the page's event id")
+    func changeWhileDisconnected() async throws {
+        let testApp = try await TestApp.start(.inProcess)
+        let alice = testApp.client()
+        let page = try await alice.get("/")
+        let eventID = try #require(page.text.firstMatch(of: /data-napkin-event-id="(\d+)"/).flatMap { UInt64($0.1) })
+        let bob = testApp.client()
+        _ = try await bob.submit(try await bob.get("/"), button: "Bump")
+        let stream = try await alice.events(lastEventID: eventID)
+        let patch = try await stream.nextPatch()
+        #expect(patch.html.contains("Shared: 1"))
+        stream.close()
+        await testApp.stop()
+    }
+
     @Test("an app-wide service change is patched into every session's stream", arguments: TestApp.Mode.allCases)
     func sharedServicePatchesAllSessions(mode: TestApp.Mode) async throws {
         let testApp = try await TestApp.start(mode)

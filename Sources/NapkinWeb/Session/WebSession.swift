@@ -86,7 +86,12 @@ public final class WebSession: LaunchHost {
         guard !dirty.isEmpty else { return }
         let changed = dirty
         dirty.removeAll()
-        guard !streams.isEmpty else { return }
+        guard !streams.isEmpty else {
+            // No tab to patch; still count the change, so a tab that connects
+            // with an older event id is sent the whole page.
+            sequence += 1
+            return
+        }
         var seen = Set<ObjectIdentifier>()
         let mounted = changed.filter { fragment in
             fragment.session === self && seen.insert(ObjectIdentifier(fragment)).inserted
