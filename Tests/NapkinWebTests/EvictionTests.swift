@@ -29,13 +29,34 @@ struct EvictionTests {
 
     @Test("idle sessions are evicted after the configured time")
     func idleEviction() async throws {
-        let testApp = try await TestApp.start(.inProcess, configuration: NapkinConfiguration(sessionIdleTimeout: .zero, idleSweepInterval: .seconds(3600)))
+        let testApp = try await TestApp.start(
+            .inProcess, configuration: NapkinConfiguration(sessionIdleTimeout: .seconds(60), idleSweepInterval: .seconds(3600)))
         _ = try await testApp.client().get("/")
+        await testApp.app.evictIdleSessions()
         #expect(testApp.app.sessionCount == 1)
+        testApp.app.advanceSessionClock(by: .seconds(61))
         await testApp.app.evictIdleSessions()
         await testApp.component.probe.waitForTasks()
         #expect(testApp.app.sessionCount == 0)
         #expect(testApp.component.probe.liveObjects == 0)
+        await testApp.stop()
+    }
+
+    @Test("a session with an open tab is not idle, however long ago its last request was")
+    func openTabKeepsSession() async throws {
+        let testApp = try await TestApp.start(
+            .inProcess, configuration: NapkinConfiguration(sessionIdleTimeout: .seconds(60), idleSweepInterval: .seconds(3600)))
+        let client = testApp.client()
+        let quiet = testApp.client()
+        _ = try await client.get("/")
+        _ = try await quiet.get("/")
+        let stream = try await client.events()
+        #expect(stream.status == 200)
+        testApp.app.advanceSessionClock(by: .seconds(120))
+        await testApp.app.evictIdleSessions()
+        #expect(testApp.app.sessionCount == 1)
+        #expect(testApp.app.session(id: try #require(await client.sessionID)) != nil)
+        stream.close()
         await testApp.stop()
     }
 

@@ -96,6 +96,11 @@ public final class NapkinApp {
         for session in store.removeIdle() { await session.terminate() }
     }
 
+    /// Moves the sessions' clock forward, for tests of idle eviction.
+    func advanceSessionClock(by duration: Duration) {
+        store.offset += duration
+    }
+
     /// A JSON-ready snapshot of the session's napkin tree.
     public func snapshot(sessionID id: String) -> TreeSnapshot? {
         store.session(id: id)?.router.map { TreeSnapshot(router: $0) }

@@ -6,6 +6,9 @@ final class SessionStore {
     private let idleTimeout: Duration
     private let capacity: Int
     private let clock = ContinuousClock()
+    /// Added to the clock's time; tests move time forward with it.
+    var offset: Duration = .zero
+    private var now: ContinuousClock.Instant { clock.now + offset }
 
     init(idleTimeout: Duration, capacity: Int) {
         self.idleTimeout = idleTimeout
@@ -18,8 +21,8 @@ final class SessionStore {
     /// malformed or expired ids.
     func session(id: String?) -> WebSession? {
         guard let id, SecureToken.isWellFormed(id), let session = sessions[id] else { return nil }
-        let now = clock.now
-        guard now - session.lastSeen < idleTimeout else { return nil }
+        let now = self.now
+        guard !isIdle(session, now: now) else { return nil }
         session.lastSeen = now
         return session
     }
@@ -27,7 +30,7 @@ final class SessionStore {
     /// A new session; when the store is full, the least recently used
     /// sessions are returned for eviction.
     func create() -> (session: WebSession, evicted: [WebSession]) {
-        let session = WebSession(now: clock.now)
+        let session = WebSession(now: now)
         var evicted: [WebSession] = []
         if sessions.count >= capacity {
             let overflow = sessions.count - capacity + 1
@@ -48,10 +51,16 @@ final class SessionStore {
 
     /// Removes and returns every session idle for longer than the timeout.
     func removeIdle() -> [WebSession] {
-        let now = clock.now
-        let idle = sessions.values.filter { now - $0.lastSeen >= idleTimeout }
+        let now = self.now
+        let idle = sessions.values.filter { isIdle($0, now: now) }
         for session in idle { sessions[session.id] = nil }
         return idle
+    }
+
+    /// A session is idle when no tab has its event stream open and no
+    /// request came for the timeout: an open tab keeps its session alive.
+    private func isIdle(_ session: WebSession, now: ContinuousClock.Instant) -> Bool {
+        session.streamCount == 0 && now - session.lastSeen >= idleTimeout
     }
 
     /// Every live session.

@@ -120,7 +120,7 @@ public final class WebSession: LaunchHost {
         nextStreamID += 1
         let streamID = nextStreamID
         let stream = PatchStream { [weak self] in
-            Task { @MainActor in self?.streams[streamID] = nil }
+            Task { @MainActor in self?.streamClosed(streamID) }
         }
         streams[streamID] = stream
         flush()
@@ -128,6 +128,12 @@ public final class WebSession: LaunchHost {
             stream.offer([Patch(id: root.fragmentID, html: root.render().rendered, sequence: sequence)])
         }
         return stream
+    }
+
+    private func streamClosed(_ id: UInt64) {
+        streams[id] = nil
+        // Idle time counts from when the last tab went away.
+        lastSeen = max(lastSeen, ContinuousClock.now)
     }
 
     /// Tears the session down: the whole tree is deactivated (every bound
