@@ -1,40 +1,157 @@
 import Foundation
 import NapkinHTTP
+import NapkinTesting
+import NapkinWeb
 import Testing
 @testable import RibHouse
 
+/// The JSON side: the API routes, announcements, and page trees for curl.
+@Suite("Rib House JSON and announcements")
 @MainActor
-@Suite struct RibHouseAPITests {
-    let router = RibHouseApp.make(accessLog: false).router
+struct RibHouseAPITests {
+    struct Text: Encodable { let text: String }
 
-    func post(_ body: String, type: String = "application/json") async throws -> Response {
-        try await router.respond(to: Request(
-            method: .post, target: "/api/announcements", headers: ["Content-Type": type], body: Array(body.utf8)))
+    @Test("GET /api/menu: the five foods and the specials", arguments: RibHouseHarness.Mode.allCases)
+    func menu(mode: RibHouseHarness.Mode) async throws {
+        let harness = try await RibHouseHarness.start(mode, ticking: false)
+        let client = harness.client()
+        let response = try await client.get("/api/menu")
+        #expect(response.status == 200)
+        #expect(response.headers["Content-Type"]?.hasPrefix("application/json") == true)
+        let menu = try response.json(JSONValue.self)
+        #expect(menu.members.keys.sorted() == ["foods", "specials"])
+        #expect(menu["foods"]?.elements.compactMap(\.stringValue) == User.barbecueFoods)
+        #expect(User.barbecueFoods == ["Brisket", "Pulled Pork", "St. Louis Ribs", "Burnt Ends", "Smoked Sausage"])
+        let specials = menu["specials"]?.elements ?? []
+        #expect(specials.count == SpecialsService.today.count)
+        #expect(specials.first?["dish"]?.stringValue == "Burnt-end chili")
+        #expect(specials.allSatisfy { $0.members.keys.sorted() == ["dish", "price"] })
+        #expect(await client.sessionID == nil, "the API never creates a session")
+        await harness.stop()
     }
 
-    @Test func announcementIsAccepted() async throws {
-        let response = try await post(#"{"text": "  Last call!  "}"#)
-        #expect(response.status == .accepted)
-        #expect(GuestClient.text(response).contains("\"Last call!\""))
+    @Test("GET /api/pit: the smokers, the round and the headline", arguments: RibHouseHarness.Mode.allCases)
+    func pit(mode: RibHouseHarness.Mode) async throws {
+        let harness = try await RibHouseHarness.start(mode, ticking: false)
+        let client = harness.client()
+        let opening = try await client.get("/api/pit").json(JSONValue.self)
+        #expect(opening.members.keys.sorted() == ["averageTemperature", "headline", "round", "smokers", "updatedAt"])
+        #expect(opening["round"] == .number(0))
+        #expect(opening["headline"]?.stringValue?.hasPrefix("Pit ") == true)
+        let smokers = opening["smokers"]?.elements ?? []
+        #expect(!smokers.isEmpty)
+        #expect(smokers.contains { $0["name"]?.stringValue == "Old Bess" })
+        for smoker in smokers {
+            #expect(smoker.members.keys.sorted() == ["item", "minutesLeft", "name", "status", "temperature"])
+            #expect(["cooking", "ready"].contains(smoker["status"]?.stringValue ?? ""))
+        }
+        await harness.tickPit()
+        #expect(try await client.get("/api/pit").json(JSONValue.self)["round"] == .number(1))
+        #expect(await client.sessionID == nil)
+        await harness.stop()
     }
 
-    @Test func badAnnouncementsAreRefused() async throws {
-        #expect(try await post(#"{"text": "   "}"#).status == .badRequest)
-        #expect(try await post(#"{"text": "\#(String(repeating: "x", count: 141))"}"#).status == .badRequest)
-        #expect(try await post("{bad").status == .badRequest)
-        #expect(try await post("text=hi", type: "text/plain").status == .unsupportedMediaType)
+    @Test("page trees as JSON: Launch with Announcements, then LoggedOut or LoggedIn with Specials and the Pit Board",
+          arguments: RibHouseHarness.Mode.allCases)
+    func treeShapes(mode: RibHouseHarness.Mode) async throws {
+        let harness = try await RibHouseHarness.start(mode, ticking: false)
+        let guest = harness.client()
+        let signedOut = try await guest.tree()
+        #expect(signedOut.napkinNames == ["LaunchNapkin", "AnnouncementsNapkin", "LoggedOutNapkin"])
+        #expect(signedOut.napkin(named: "LaunchNapkin")?["state"]?["toasts"] == .array([]))
+        #expect(signedOut.napkin(named: "AnnouncementsNapkin")?["fragment"] == nil, "headless: no fragment")
+        #expect(signedOut.napkin(named: "LoggedOutNapkin")?["state"]?["draft"]?.stringValue == "")
+        #expect(signedOut.napkin(named: "LoggedOutNapkin")?["fragment"]?.stringValue?.isEmpty == false)
+
+        _ = try await guest.submit(try await guest.get("/"), button: loginButton, fields: ["name": "Ada"])
+        let signedIn = try await guest.tree()
+        #expect(signedIn.napkinNames == ["LaunchNapkin", "AnnouncementsNapkin", "LoggedInNapkin", "SpecialsNapkin"])
+        let loggedIn = try #require(signedIn.napkin(named: "LoggedInNapkin"))
+        #expect(loggedIn["state"]?["user"]?["name"]?.stringValue == "Ada")
+        #expect(loggedIn["state"]?["user"]?["barbecueFoods"]?.elements.compactMap(\.stringValue) == User.barbecueFoods)
+        #expect(loggedIn["state"]?["pit"]?.stringValue?.hasPrefix("Pit ") == true)
+        #expect(signedIn.napkin(named: "SpecialsNapkin")?["state"]?["specials"]?.elements.count == SpecialsService.today.count)
+
+        let atPit = try await guest.tree(at: "/pit")
+        #expect(atPit.napkinNames == ["LaunchNapkin", "AnnouncementsNapkin", "LoggedInNapkin", "SpecialsNapkin", "PitBoardNapkin"])
+        #expect(atPit.napkin(named: "PitBoardNapkin")?["state"]?["pit"]?["round"] == .number(0))
+        await harness.stop()
     }
 
-    @Test func menuAndPitAreJSON() async throws {
-        let menu = try await router.respond(to: Request(method: .get, target: "/api/menu"))
-        #expect(GuestClient.text(menu).contains("\"Burnt Ends\""))
-        #expect(GuestClient.text(menu).contains("\"specials\""))
-        let pit = try await router.respond(to: Request(method: .get, target: "/api/pit"))
-        #expect(GuestClient.text(pit).contains("\"Old Bess\""))
+    @Test("an announcement reaches every open stream as a toast; a later session never sees it",
+          arguments: RibHouseHarness.Mode.allCases)
+    func announcementReachesOpenStreams(mode: RibHouseHarness.Mode) async throws {
+        let harness = try await RibHouseHarness.start(mode, ticking: false)
+        let text = "Last call for burnt ends!"
+        var streams: [EventStreamReader] = []
+        var guests: [TestClient] = []
+        for signedIn in [false, true] {
+            let guest = harness.client()
+            let page = try await guest.get("/")
+            if signedIn { _ = try await guest.submit(page, button: loginButton, fields: ["name": "Ada"]) }
+            let stream = try await guest.events()
+            _ = try await stream.nextPatch()
+            guests.append(guest)
+            streams.append(stream)
+        }
+
+        let announcer = harness.client()
+        let accepted = try await announcer.post("/api/announcements", json: Text(text: "  \(text)  "))
+        #expect(accepted.status == 202)
+        #expect(try accepted.json(JSONValue.self) == .object(["accepted": .bool(true), "text": .string(text)]))
+
+        for stream in streams {
+            let toast = try await stream.nextPatch { @Sendable in $0.html.contains("class=\"toast\"") }
+            #expect(toast.html.contains("<p class=\"toast\" role=\"status\">\(text)</p>"))
+            stream.close()
+        }
+        for guest in guests {
+            #expect(try await guest.get("/").text.contains(text))
+        }
+
+        let late = harness.client()
+        #expect(!(try await late.get("/").text.contains(text)))
+        #expect(try await late.tree().napkin(named: "LaunchNapkin")?["state"]?["toasts"] == .array([]))
+        await harness.stop()
+    }
+
+    @Test("an announcement with markup is escaped in the toast")
+    func announcementIsEscaped() async throws {
+        let harness = try await RibHouseHarness.start(.inProcess, ticking: false)
+        let guest = harness.client()
+        _ = try await guest.get("/")
+        let stream = try await guest.events()
+        _ = try await stream.nextPatch()
+        _ = try await harness.client().post("/api/announcements", json: Text(text: "<b>free</b> ribs"))
+        let toast = try await stream.nextPatch { @Sendable in $0.html.contains("class=\"toast\"") }
+        #expect(toast.html.contains("&lt;b&gt;free&lt;/b&gt; ribs"))
+        #expect(!toast.html.contains("<b>"))
+        stream.close()
+        await harness.stop()
+    }
+
+    @Test("bad announcements: 400 with the reason, 415 for the wrong content type", arguments: RibHouseHarness.Mode.allCases)
+    func badAnnouncements(mode: RibHouseHarness.Mode) async throws {
+        let harness = try await RibHouseHarness.start(mode, ticking: false)
+        let client = harness.client()
+        let empty = try await client.post("/api/announcements", json: Text(text: "   "))
+        #expect(empty.status == 400)
+        #expect(empty.text.contains("The announcement is empty."))
+        let long = try await client.post("/api/announcements", json: Text(text: String(repeating: "x", count: Announcement.limit + 1)))
+        #expect(long.status == 400)
+        #expect(long.text.contains("longer than 140 characters"))
+        let exact = try await client.post("/api/announcements", json: Text(text: String(repeating: "x", count: Announcement.limit)))
+        #expect(exact.status == 202)
+        let malformed = try await client.send(.post, "/api/announcements", headers: ["Content-Type": "application/json"], body: Array("{bad".utf8))
+        #expect(malformed.status == 400)
+        let plain = try await client.send(.post, "/api/announcements", headers: ["Content-Type": "text/plain"], body: Array("hi".utf8))
+        #expect(plain.status == 415)
+        await harness.stop()
     }
 }
 
-@Suite struct RibHouseServiceTests {
+@Suite("Rib House services")
+struct RibHouseServiceTests {
     @Test func namesAreTrimmedAndBounded() throws {
         #expect(try LoginError.validate(name: "  Ada \n") == "Ada")
         #expect(try LoginError.validate(name: String(repeating: "é", count: 40)).count == 40)
@@ -54,15 +171,17 @@ import Testing
         #expect(pit.headline.hasPrefix("Pit "))
     }
 
-    @Test func pitServiceTicksOnceStartedAndStops() async throws {
+    @Test("the pit's loop ticks once started, once however often started, and stops")
+    func pitServiceTicksOnceStartedAndStops() async throws {
         let pit = PitService(interval: .milliseconds(20))
+        let updates = await pit.stateStream()
+        var iterator = updates.makeAsyncIterator()
+        #expect(await iterator.next()?.round == 0)
         await pit.start()
         await pit.start()
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(await iterator.next()?.round == 1)
+        #expect(await iterator.next()?.round == 2, "one loop: rounds go up by one")
         await pit.stop()
-        let round = await pit.current.round
-        #expect(round > 0)
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(await pit.current.round == round)
+        #expect(await pit.subscriberCount == 1)
     }
 }

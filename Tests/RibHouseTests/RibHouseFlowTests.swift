@@ -1,102 +1,203 @@
 import Foundation
 import NapkinHTTP
+import NapkinTesting
+import NapkinWeb
 import Testing
 @testable import RibHouse
 
-/// Rib House end to end, in-process: no socket, the app's real router.
+/// Rib House end to end through NapkinTesting: in-process (the app's real
+/// router, no socket) and live (a real server on 127.0.0.1).
+@Suite("Rib House flows")
 @MainActor
-@Suite struct RibHouseFlowTests {
-    let ribHouse = RibHouseApp.make(accessLog: false)
+struct RibHouseFlowTests {
+    @Test("log in, open the Pit Board, see it live, leave it (its task ends), log out",
+          arguments: RibHouseHarness.Mode.allCases)
+    func loginPitBoardLogout(mode: RibHouseHarness.Mode) async throws {
+        // The pit moves only when the test ticks it, so the board's
+        // subscriber is idle when it is detached: the count below is exact.
+        let harness = try await RibHouseHarness.start(mode, ticking: false)
+        let guest = harness.client()
 
-    @Test func loginShowsGreetingFoodsAndPitBoardThenLogout() async throws {
-        var guest = GuestClient(ribHouse)
-        try await guest.get("/")
-        #expect(guest.page.contains("class=\"rh-out\""))
+        let welcome = try await guest.get("/")
+        #expect(welcome.status == 200)
+        #expect(welcome.text.contains("class=\"rh-out\""))
+        #expect(await harness.pitService.subscriberCount == 0)
 
-        let posted = try await guest.submit("login", ["name": "  Ada  "])
-        #expect(posted.status == .seeOther)
-        #expect(posted.headers["Location"] == "/")
+        let menu = try await guest.submit(welcome, button: loginButton, fields: ["name": "  Ada  "])
+        #expect(menu.status == 200)
+        #expect(menu.text.contains("<span class=\"name\">Ada</span>"))
+        #expect(menu.text.contains(barbecueFoodsHTML))
+        #expect(menu.text.contains("class=\"pit-header\""))
+        #expect(!menu.text.contains("class=\"pitboard\""))
+        #expect(await harness.pitService.subscriberCount == 1, "the header follows the pit")
 
-        try await guest.get("/")
-        #expect(guest.page.contains("<span class=\"name\">Ada</span>"))
-        #expect(guest.page.contains("<li>Brisket</li><li>Pulled Pork</li><li>St. Louis Ribs</li><li>Burnt Ends</li><li>Smoked Sausage</li>"))
-        #expect(guest.page.contains("class=\"pit-header\""))
-        #expect(!guest.page.contains("class=\"pitboard\""))
+        let board = try await guest.get("/pit")
+        #expect(board.text.contains("class=\"pitboard\""))
+        #expect(board.text.contains("round 0"))
+        #expect(try await guest.tree(at: "/pit").napkinNames.contains("PitBoardNapkin"))
+        #expect(await harness.pitService.subscriberCount == 2, "the board follows the pit too")
 
-        try await guest.get("/pit")
-        #expect(guest.page.contains("class=\"pitboard\""))
-        try await guest.get("/pit", json: true)
-        #expect(guest.page.contains("\"PitBoardNapkin\""))
+        let stream = try await guest.events()
+        #expect(stream.status == 200)
+        _ = try await stream.nextPatch()   // the whole page
+        let pit = await harness.tickPit()
+        let patch = try await stream.nextPatch { @Sendable in $0.html.contains("class=\"pitboard\"") && $0.html.contains("round \(pit.round)") }
+        #expect(patch.html.contains("\(pit.smokers[0].temperature)°F"))
 
-        try await guest.get("/", json: true)
-        #expect(!guest.page.contains("\"PitBoardNapkin\""), "the Pit Board stays attached away from /pit")
+        let back = try await guest.tree(at: "/")
+        #expect(back.napkin(named: "PitBoardNapkin") == nil)
+        #expect(back.napkin(named: "LoggedInNapkin") != nil)
+        #expect(await harness.pitService.subscriberCount == 1, "the detached board's task still follows the pit")
 
-        try await guest.get("/")
-        let out = try await guest.submit("logout")
-        #expect(out.headers["Location"] == "/")
-        try await guest.get("/")
-        #expect(guest.page.contains("class=\"rh-out\""))
-        #expect(!guest.page.contains("Ada"))
+        let page = try await guest.get("/")
+        let out = try await guest.submit(page, button: "Logout")
+        #expect(out.text.contains("class=\"rh-out\""))
+        #expect(!out.text.contains("Ada"))
+        #expect(try await guest.tree().napkinNames == ["LaunchNapkin", "AnnouncementsNapkin", "LoggedOutNapkin"])
+        #expect(await harness.pitService.subscriberCount == 0, "the header's task ended with LoggedIn")
+        stream.close()
+        await harness.stop()
     }
 
-    @Test(arguments: ["", "   ", String(repeating: "x", count: 41)])
-    func badNameShowsErrorAndStaysSignedOut(name: String) async throws {
-        var guest = GuestClient(ribHouse)
-        try await guest.get("/")
-        _ = try await guest.submit("login", ["name": name])
-        try await guest.get("/")
-        #expect(guest.page.contains("class=\"error\""))
-        #expect(!guest.page.contains("rh-in"))
+    @Test("the ticking pit patches the header and board of every open tab", arguments: RibHouseHarness.Mode.allCases)
+    func tickingPitPatchesEveryTab(mode: RibHouseHarness.Mode) async throws {
+        let harness = try await RibHouseHarness.start(mode)
+        let guest = harness.client()
+        _ = try await guest.submit(try await guest.get("/pit"), button: loginButton, fields: ["name": "Joe"])
+        let tabs = [try await guest.events(), try await guest.events()]
+        for tab in tabs {
+            let page = try await tab.nextPatch()
+            let round = try #require(Self.round(in: page.html))
+            let next = try await tab.nextPatch { @Sendable in Self.round(in: $0.html).map { $0 > round } ?? false }
+            #expect(next.html.contains("class=\"pitboard\""))
+            tab.close()
+        }
+        await harness.stop()
     }
 
-    @Test func signingInAtPitLandsOnThePitBoard() async throws {
-        var guest = GuestClient(ribHouse)
-        try await guest.get("/pit")
-        #expect(guest.page.contains("class=\"rh-out\""), "signed out, /pit shows the login")
-        let posted = try await guest.submit("login", ["name": "Joe"])
-        #expect(posted.headers["Location"] == "/pit")
-        try await guest.get("/pit")
-        #expect(guest.page.contains("class=\"pitboard\""))
+    @Test("signed out, /pit shows the login, and signing in there lands on the Pit Board",
+          arguments: RibHouseHarness.Mode.allCases)
+    func signingInAtPit(mode: RibHouseHarness.Mode) async throws {
+        let harness = try await RibHouseHarness.start(mode)
+        let guest = harness.client()
+        let login = try await guest.get("/pit")
+        #expect(login.text.contains("class=\"rh-out\""))
+        let board = try await guest.submit(login, button: loginButton, fields: ["name": "Joe"])
+        #expect(board.text.contains("class=\"pitboard\""))
+        #expect(try await guest.tree(at: "/pit").napkinNames.last == "PitBoardNapkin")
+        await harness.stop()
     }
 
-    @Test func sessionsStaySeparate() async throws {
-        var ada = GuestClient(ribHouse)
-        var bob = GuestClient(ribHouse)
-        try await ada.get("/")
-        try await bob.get("/")
-        _ = try await ada.submit("login", ["name": "Ada"])
-        try await bob.get("/")
-        #expect(bob.page.contains("class=\"rh-out\""))
-        try await ada.get("/")
-        #expect(ada.page.contains("Ada"))
+    @Test("a bad name shows the error and changes nothing",
+          arguments: RibHouseHarness.Mode.allCases, ["", "   ", String(repeating: "x", count: 41)])
+    func badName(mode: RibHouseHarness.Mode, name: String) async throws {
+        let harness = try await RibHouseHarness.start(mode)
+        let guest = harness.client()
+        let welcome = try await guest.get("/")
+        let session = await guest.sessionID
+        let refused = try await guest.submit(welcome, button: loginButton, fields: ["name": name])
+        #expect(refused.text.contains("class=\"error\""))
+        #expect(refused.text.contains(name.count > 40 ? "Keep it to 40 characters" : "Tell us your name first"))
+        #expect(!refused.text.contains("rh-in"))
+        let tree = try await guest.tree()
+        #expect(tree.napkinNames == ["LaunchNapkin", "AnnouncementsNapkin", "LoggedOutNapkin"])
+        #expect(tree.napkin(named: "LoggedOutNapkin")?["state"]?["error"]?.stringValue != nil)
+        #expect(await guest.sessionID == session)
+        #expect(await harness.pitService.subscriberCount == 0)
+        await harness.stop()
     }
 
-    @Test func unknownPathIsTheMissingPage() async throws {
-        var guest = GuestClient(ribHouse)
-        let response = try await guest.get("/no-such-grill")
-        #expect(response.status == .notFound)
-        #expect(guest.page.contains("rh-missing"))
+    @Test("two sessions stay separate: names, trees and patches", arguments: RibHouseHarness.Mode.allCases)
+    func sessionsStaySeparate(mode: RibHouseHarness.Mode) async throws {
+        let harness = try await RibHouseHarness.start(mode, ticking: false)
+        let ada = harness.client()
+        let bob = harness.client()
+        let adaPage = try await ada.get("/")
+        let bobPage = try await bob.get("/")
+        let adaSession = await ada.sessionID
+        let bobSession = await bob.sessionID
+        #expect(adaSession != nil && adaSession != bobSession)
+        let adaStream = try await ada.events()
+        let bobStream = try await bob.events()
+        _ = try await adaStream.nextPatch()
+        _ = try await bobStream.nextPatch()
+
+        let accepted = try await ada.submit(adaPage, button: loginButton, fields: ["name": "Ada"], javascript: true)
+        #expect(accepted.status == 204)
+        #expect(try await adaStream.nextPatch { @Sendable in $0.html.contains("<span class=\"name\">Ada</span>") }.html.contains(barbecueFoodsHTML))
+
+        // Bob's own next action marks his stream: nothing of Ada's login may come before it.
+        _ = try await bob.submit(bobPage, button: loginButton, fields: ["name": " "], javascript: true)
+        var bobPatches: [EventStreamReader.Patch] = []
+        while bobPatches.last.map({ !$0.html.contains("class=\"error\"") }) ?? true {
+            bobPatches.append(try await bobStream.nextPatch())
+        }
+        #expect(bobPatches.allSatisfy { !$0.html.contains("Ada") && !$0.html.contains("rh-in") })
+
+        #expect(try await ada.tree().napkin(named: "LoggedInNapkin")?["state"]?["user"]?["name"]?.stringValue == "Ada")
+        #expect(try await bob.tree().napkinNames == ["LaunchNapkin", "AnnouncementsNapkin", "LoggedOutNapkin"])
+        #expect(try await bob.get("/").text.contains("class=\"rh-out\""))
+        #expect(!(try await bob.get("/").text.contains("Ada")))
+        for stream in [adaStream, bobStream] { stream.close() }
+        await harness.stop()
     }
 
-    @Test func announcementsReachOpenSessionsOnly() async throws {
-        var early = GuestClient(ribHouse)
-        try await early.get("/")
-        await ribHouse.announcements.deliver(try Announcement(validating: "Last call for burnt ends!"))
-        try await early.get("/", json: true)
-        #expect(early.page.contains("Last call for burnt ends!"))
+    @Test("a name with markup comes back escaped in HTML, JSON and patches", arguments: RibHouseHarness.Mode.allCases)
+    func markupIsEscaped(mode: RibHouseHarness.Mode) async throws {
+        let harness = try await RibHouseHarness.start(mode, ticking: false)
+        let guest = harness.client()
+        let attack = "<script>alert('ribs')</script>"
+        let page = try await guest.get("/")
+        let stream = try await guest.events()
+        _ = try await stream.nextPatch()
+        _ = try await guest.submit(page, button: loginButton, fields: ["name": attack], javascript: true)
+        let patch = try await stream.nextPatch { @Sendable in $0.html.contains("rh-in") }
+        #expect(patch.html.contains("&lt;script&gt;"))
+        #expect(!patch.html.contains("<script>"))
 
-        var late = GuestClient(ribHouse)
-        try await late.get("/", json: true)
-        #expect(!late.page.contains("Last call"))
+        let html = try await guest.get("/").text
+        #expect(html.contains("<span class=\"name\">&lt;script&gt;alert(&#39;ribs&#39;)&lt;/script&gt;</span>")
+                || html.contains("<span class=\"name\">&lt;script&gt;alert(&#x27;ribs&#x27;)&lt;/script&gt;</span>"))
+        #expect(!html.contains("<script>alert"))
+
+        let json = try await guest.get("/", headers: ["Accept": "application/json"])
+        #expect(json.headers["Content-Type"]?.hasPrefix("application/json") == true)
+        #expect(!json.text.contains("<script>"), "markup in JSON is escaped, so it cannot be sniffed as HTML")
+        #expect(try json.json(JSONValue.self).napkin(named: "LoggedInNapkin")?["state"]?["user"]?["name"]?.stringValue == attack)
+        stream.close()
+        await harness.stop()
     }
 
-    @Test func specialsFollowTheService() async throws {
-        var guest = GuestClient(ribHouse)
-        try await guest.get("/")
-        _ = try await guest.submit("login", ["name": "Ada"])
-        ribHouse.specialsService.replace(with: [Special(dish: "Rib tips", price: "$8")])
-        try await Task.sleep(for: .milliseconds(100))
-        try await guest.get("/")
-        #expect(guest.page.contains("Rib tips"))
+    @Test("an unknown path is the 404 page in the layout, signed in or out")
+    func unknownPath() async throws {
+        let harness = try await RibHouseHarness.start(.inProcess)
+        let guest = harness.client()
+        let missing = try await guest.get("/no-such-grill")
+        #expect(missing.status == 404)
+        #expect(missing.text.contains("rh-missing"))
+        _ = try await guest.submit(try await guest.get("/"), button: loginButton, fields: ["name": "Ada"])
+        #expect(try await guest.get("/no-such-grill").status == 404)
+        await harness.stop()
+    }
+
+    @Test("specials follow the main-actor service into the page")
+    func specialsFollowTheService() async throws {
+        let harness = try await RibHouseHarness.start(.inProcess, ticking: false)
+        let guest = harness.client()
+        _ = try await guest.submit(try await guest.get("/"), button: loginButton, fields: ["name": "Ada"])
+        let stream = try await guest.events()
+        _ = try await stream.nextPatch()
+        harness.ribHouse.specialsService.replace(with: [Special(dish: "Rib tips", price: "$8")])
+        let patch = try await stream.nextPatch { @Sendable in $0.html.contains("Rib tips") }
+        #expect(patch.html.contains("$8"))
+        #expect(try await guest.get("/").text.contains("Rib tips"))
+        stream.close()
+        await harness.stop()
+    }
+
+    /// The board's round, from "Chalked up … · round N".
+    nonisolated static func round(in html: String) -> Int? {
+        guard let range = html.range(of: "· round ") else { return nil }
+        return Int(html[range.upperBound...].prefix { $0.isNumber })
     }
 }

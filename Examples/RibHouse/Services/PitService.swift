@@ -23,6 +23,12 @@ actor PitService {
         get async { await pit.value }
     }
 
+    /// How many live subscriptions follow the pit: one per signed-in header
+    /// and open Pit Board (tests check that a detached board lets go).
+    var subscriberCount: Int {
+        get async { await pit.subscriberCount }
+    }
+
     /// The pit now, then every tick.
     func stateStream() async -> Subscription<PitState> {
         await pit.subscribe()
