@@ -47,10 +47,13 @@ actor PitService {
         }
     }
 
-    /// Stops the loop (on shutdown).
-    func stop() {
-        ticker?.cancel()
-        ticker = nil
+    /// Stops the loop (on shutdown) and returns once it has ended, so no
+    /// tick already under way can land after this.
+    func stop() async {
+        guard let ticker else { return }
+        self.ticker = nil
+        ticker.cancel()
+        await ticker.value
     }
 
     /// Advances the pit one tick and tells every subscriber.
