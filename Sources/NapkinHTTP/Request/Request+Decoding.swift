@@ -5,7 +5,7 @@ extension Request {
     public var mediaType: String? {
         guard let value = headers["Content-Type"] else { return nil }
         let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
-        return type.trimmingCharacters(in: .whitespaces).lowercased()
+        return type[...].trimmingSpaces.lowercased()
     }
 
     /// Decodes the body by its `Content-Type`: urlencoded forms with ``FormDecoder``, or JSON.

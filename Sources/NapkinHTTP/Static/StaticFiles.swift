@@ -38,7 +38,7 @@ public struct StaticFiles: HTTPResponder {
         guard let file = cache.file(relative: relative, root: root, cacheControl: cacheControl) else { return nil }
 
         if let match = request.headers["If-None-Match"] {
-            if match == "*" || match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag }) {
+            if match == "*" || match.split(separator: ",").contains(where: { $0.trimmingSpaces == file.etag }) {
                 return Response(status: .notModified, headers: file.validators)
             }
         } else if let since = request.headers["If-Modified-Since"], let date = HTTPDate.parse(since), file.mtime <= date {

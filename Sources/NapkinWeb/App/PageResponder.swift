@@ -21,6 +21,6 @@ struct PageResponder: HTTPResponder {
     /// Whether the client asked for JSON rather than HTML.
     static func wantsJSON(_ request: Request) -> Bool {
         guard let accept = request.headers["Accept"]?.lowercased() else { return false }
-        return accept.contains("application/json") && !accept.contains("text/html")
+        return accept.firstRange(of: "application/json") != nil && accept.firstRange(of: "text/html") == nil
     }
 }
