@@ -4,8 +4,9 @@
 // the app works with JavaScript off. This script only enhances:
 //   1. it listens to the session's event stream and swaps patched fragments
 //      in place, keeping focus, caret and typed values where it can;
-//   2. it shows `toast` events;
-//   3. it submits napkin forms with fetch instead of a full page load.
+//   2. it submits napkin forms with fetch instead of a full page load, and
+//      shows an error the server answers as a toast;
+//   3. it fades out toasts the server renders.
 // No framework, no build step, no inline script: load with
 //   <script src="/napkin.js" defer></script>
 (() => {
@@ -171,10 +172,6 @@
     source.addEventListener('patch', (e) => {
       remember(e);
       try { applyPatch(JSON.parse(e.data)); } catch (err) { console.error('napkin: bad patch', err); }
-    });
-    source.addEventListener('toast', (e) => {
-      remember(e);
-      try { const t = JSON.parse(e.data); if (t && t.text) toast(String(t.text)); } catch (err) { console.error('napkin: bad toast', err); }
     });
   }
 
