@@ -86,6 +86,39 @@ struct LiveUpdateTests {
         await testApp.stop()
     }
 
+    @Test("a tab that reads nothing while fifty changes happen then gets one patch with the latest state")
+    func slowTabEndToEnd() async throws {
+        let testApp = try await TestApp.start(.inProcess)
+        let client = testApp.client()
+        var page = try await client.get("/")
+        let cookie = "napkin_session=\(try #require(await client.sessionID))"
+        let response = try await testApp.router.respond(
+            to: Request(method: .get, target: WebSession.eventsPath, headers: ["Cookie": cookie, "Host": "napkin.test"]))
+        guard case .stream(let body) = response.body else {
+            Issue.record("the event stream has no body")
+            return
+        }
+        for _ in 0..<50 {
+            page = try await client.submit(page, button: "Increment")
+        }
+        var iterator = body.makeAsyncIterator()
+        var parser = EventStreamParser()
+        var events: [ServerSentEvent] = []
+        while events.isEmpty, let chunk = try await iterator.next() {
+            events += parser.feed(chunk)
+        }
+        let first = try #require(events.first)
+        #expect(first.data.contains("Count: 50"))
+        // The next event is the next change, not one of the fifty.
+        _ = try await client.submit(page, button: "Save note", fields: ["text": "after"], javascript: true)
+        events.removeFirst()
+        while events.isEmpty, let chunk = try await iterator.next() {
+            events += parser.feed(chunk)
+        }
+        #expect(events.first?.data.contains("after") == true)
+        await testApp.stop()
+    }
+
     @Test("a slow tab gets the latest html per fragment, not a backlog")
     func slowTabCoalesces() async throws {
         let stream = PatchStream {}

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// One shared ticker per heartbeat interval that writes a comment line into
-/// every open event stream.
+/// One shared ticker per heartbeat interval that pokes every open event
+/// stream, which then sends a comment line if it has nothing else to send.
 ///
 /// A timer task per stream would cost a task and a timer for each of 10,000
 /// idle clients; one ticker per interval costs one, and stops itself when the
@@ -9,7 +9,7 @@ import Synchronization
 final class Heartbeats: Sendable {
     static let shared = Heartbeats()
 
-    typealias Sink = AsyncThrowingStream<[UInt8], any Error>.Continuation
+    typealias Sink = @Sendable () -> Void
 
     private struct Group {
         var sinks: [UInt64: Sink] = [:]
@@ -25,7 +25,7 @@ final class Heartbeats: Sendable {
     static let comment: [UInt8] = Array(":\n\n".utf8)
 
     /// Registers `sink` for heartbeats every `interval`; returns a token for ``remove(_:interval:)``.
-    func add(_ sink: Sink, interval: Duration) -> UInt64 {
+    func add(_ sink: @escaping Sink, interval: Duration) -> UInt64 {
         state.withLock { state in
             state.nextID += 1
             let id = state.nextID
@@ -58,6 +58,6 @@ final class Heartbeats: Sendable {
 
     private func tick(_ interval: Duration) {
         let sinks = state.withLock { Array($0.groups[interval]?.sinks.values ?? [:].values) }
-        for sink in sinks { sink.yield(Heartbeats.comment) }
+        for sink in sinks { sink() }
     }
 }

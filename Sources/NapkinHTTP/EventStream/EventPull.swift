@@ -1,0 +1,136 @@
+/// Feeds an event-stream body one event at a time, and only when the server
+/// asks for the next chunk.
+///
+/// The server stops asking while a slow client's socket is full, so events
+/// stay in their source — where napkin's patch streams keep only the latest
+/// HTML per fragment — instead of piling up, encoded, in the response. While
+/// the server waits for an event, a heartbeat tick answers it with a comment
+/// line; the event, when it comes, goes out on the next ask.
+final class EventPull: Sendable {
+    private struct State {
+        /// The server, waiting for the next chunk.
+        var reader: CheckedContinuation<[UInt8]?, any Error>?
+        /// An event fetched after a heartbeat had already answered the reader.
+        var ready: Result<[UInt8]?, any Error>?
+        /// Whether the producer has been asked for an event it has not given yet.
+        var demanded = false
+        /// The producer, waiting to be asked.
+        var producer: CheckedContinuation<Bool, Never>?
+        var done = false
+    }
+
+    private let state = Locked(State())
+    private let producer: Task<Void, Never>
+    private let heartbeat: Duration
+    private let heartbeatToken: UInt64
+
+    init<S: AsyncSequence & Sendable>(_ events: S, heartbeat: Duration) where S.Element == ServerSentEvent {
+        let state = state
+        producer = Task {
+            var iterator = events.makeAsyncIterator()
+            while await EventPull.asked(state) {
+                let result: Result<[UInt8]?, any Error>
+                do {
+                    result = .success(try await iterator.next()?.encodedBytes)
+                } catch {
+                    result = .failure(error)
+                }
+                EventPull.supply(result, to: state)
+                guard case .success(.some) = result else { return }
+            }
+        }
+        self.heartbeat = heartbeat
+        heartbeatToken = Heartbeats.shared.add({ EventPull.beat(state) }, interval: heartbeat)
+    }
+
+    deinit {
+        stop()
+        Heartbeats.shared.remove(heartbeatToken, interval: heartbeat)
+    }
+
+    /// The body as a stream the server pulls from.
+    func stream() -> AsyncThrowingStream<[UInt8], any Error> {
+        AsyncThrowingStream { [self] in try await next() }
+    }
+
+    /// The next chunk: an event, a heartbeat, or `nil` at the end.
+    private func next() async throws -> [UInt8]? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (reader: CheckedContinuation<[UInt8]?, any Error>) in
+                enum Step { case answer(Result<[UInt8]?, any Error>), ask(CheckedContinuation<Bool, Never>?), wait }
+                let step = state.withLock { state -> Step in
+                    if let ready = state.ready {
+                        state.ready = nil
+                        return .answer(ready)
+                    }
+                    if state.done { return .answer(.success(nil)) }
+                    state.reader = reader
+                    guard !state.demanded else { return .wait }
+                    state.demanded = true
+                    defer { state.producer = nil }
+                    return .ask(state.producer)
+                }
+                switch step {
+                case .answer(let result): reader.resume(with: result)
+                case .ask(let producer): producer?.resume(returning: true)
+                case .wait: break
+                }
+            }
+        } onCancel: {
+            stop()
+        }
+    }
+
+    /// Ends the body: the server's reader gets `nil`, and the source's
+    /// iteration is cancelled (so its subscriptions go away).
+    private func stop() {
+        let (reader, waiting) = state.withLock { state in
+            state.done = true
+            defer {
+                state.reader = nil
+                state.producer = nil
+            }
+            return (state.reader, state.producer)
+        }
+        reader?.resume(returning: nil)
+        waiting?.resume(returning: false)
+        producer.cancel()
+    }
+
+    /// The producer's wait for the next ask; `false` once the body ended.
+    private static func asked(_ state: Locked<State>) async -> Bool {
+        await withCheckedContinuation { (producer: CheckedContinuation<Bool, Never>) in
+            let answer = state.withLock { state -> Bool? in
+                if state.done { return false }
+                if state.demanded { return true }
+                state.producer = producer
+                return nil
+            }
+            if let answer { producer.resume(returning: answer) }
+        }
+    }
+
+    private static func supply(_ result: Result<[UInt8]?, any Error>, to state: Locked<State>) {
+        let reader = state.withLock { state -> CheckedContinuation<[UInt8]?, any Error>? in
+            state.demanded = false
+            if case .success(.some) = result {} else { state.done = true }
+            guard let reader = state.reader else {
+                state.ready = result
+                return nil
+            }
+            state.reader = nil
+            return reader
+        }
+        reader?.resume(with: result)
+    }
+
+    /// A heartbeat tick: answers a waiting reader with a comment line.
+    private static func beat(_ state: Locked<State>) {
+        let reader = state.withLock { state -> CheckedContinuation<[UInt8]?, any Error>? in
+            guard state.ready == nil else { return nil }
+            defer { state.reader = nil }
+            return state.reader
+        }
+        reader?.resume(returning: Heartbeats.comment)
+    }
+}
