@@ -1,20 +1,19 @@
-/// Feeds an event-stream body one event at a time, and only when the server
-/// asks for the next chunk.
+/// Feeds an event-stream body from its source, at most one event ahead of
+/// what the server has taken.
 ///
-/// The server stops asking while a slow client's socket is full, so events
+/// The server stops taking while a slow client's socket is full, so events
 /// stay in their source — where napkin's patch streams keep only the latest
-/// HTML per fragment — instead of piling up, encoded, in the response. While
-/// the server waits for an event, a heartbeat tick answers it with a comment
-/// line; the event, when it comes, goes out on the next ask.
+/// HTML per fragment — instead of piling up, encoded, in the response. One
+/// event of look-ahead keeps delivery to a waiting client a single hand-off.
+/// While the server waits for an event, a heartbeat tick answers it with a
+/// comment line; the event, when it comes, goes out on the next ask.
 final class EventPull: Sendable {
     private struct State {
         /// The server, waiting for the next chunk.
         var reader: CheckedContinuation<[UInt8]?, any Error>?
-        /// An event fetched after a heartbeat had already answered the reader.
+        /// The one event fetched ahead, not yet taken.
         var ready: Result<[UInt8]?, any Error>?
-        /// Whether the producer has been asked for an event it has not given yet.
-        var demanded = false
-        /// The producer, waiting to be asked.
+        /// The producer, waiting for the event ahead to be taken.
         var producer: CheckedContinuation<Bool, Never>?
         var done = false
     }
@@ -28,7 +27,7 @@ final class EventPull: Sendable {
         let state = state
         producer = Task {
             var iterator = events.makeAsyncIterator()
-            while await EventPull.asked(state) {
+            while await EventPull.roomAhead(state) {
                 let result: Result<[UInt8]?, any Error>
                 do {
                     result = .success(try await iterator.next()?.encodedBytes)
@@ -57,24 +56,18 @@ final class EventPull: Sendable {
     private func next() async throws -> [UInt8]? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (reader: CheckedContinuation<[UInt8]?, any Error>) in
-                enum Step { case answer(Result<[UInt8]?, any Error>), ask(CheckedContinuation<Bool, Never>?), wait }
-                let step = state.withLock { state -> Step in
+                let (answer, producer) = state.withLock { state -> (Result<[UInt8]?, any Error>?, CheckedContinuation<Bool, Never>?) in
                     if let ready = state.ready {
                         state.ready = nil
-                        return .answer(ready)
+                        defer { state.producer = nil }
+                        return (ready, state.producer)
                     }
-                    if state.done { return .answer(.success(nil)) }
+                    if state.done { return (.success(nil), nil) }
                     state.reader = reader
-                    guard !state.demanded else { return .wait }
-                    state.demanded = true
-                    defer { state.producer = nil }
-                    return .ask(state.producer)
+                    return (nil, nil)
                 }
-                switch step {
-                case .answer(let result): reader.resume(with: result)
-                case .ask(let producer): producer?.resume(returning: true)
-                case .wait: break
-                }
+                producer?.resume(returning: true)
+                if let answer { reader.resume(with: answer) }
             }
         } onCancel: {
             stop()
@@ -97,12 +90,13 @@ final class EventPull: Sendable {
         producer.cancel()
     }
 
-    /// The producer's wait for the next ask; `false` once the body ended.
-    private static func asked(_ state: Locked<State>) async -> Bool {
+    /// The producer's wait until the event ahead is taken; `false` once the
+    /// body ended.
+    private static func roomAhead(_ state: Locked<State>) async -> Bool {
         await withCheckedContinuation { (producer: CheckedContinuation<Bool, Never>) in
             let answer = state.withLock { state -> Bool? in
                 if state.done { return false }
-                if state.demanded { return true }
+                if state.ready == nil { return true }
                 state.producer = producer
                 return nil
             }
@@ -112,7 +106,6 @@ final class EventPull: Sendable {
 
     private static func supply(_ result: Result<[UInt8]?, any Error>, to state: Locked<State>) {
         let reader = state.withLock { state -> CheckedContinuation<[UInt8]?, any Error>? in
-            state.demanded = false
             if case .success(.some) = result {} else { state.done = true }
             guard let reader = state.reader else {
                 state.ready = result
