@@ -56,10 +56,6 @@ extension Interactable {
         await willResignActive()
     }
 
-    /// Starts `operation` bound to the active scope: it is cancelled when
-    /// the interactor deactivates. On an inactive interactor — or from a
-    /// `didBecomeActive()` that a later deactivation overtook — the work
-    /// never runs and the returned task is already cancelled.
     /// Hands each value of `subscription` to `handler`, one at a time, while
     /// the interactor is active — napkin's lightest way to follow a service:
     ///
@@ -82,6 +78,10 @@ extension Interactable {
         lifecycle.observe(subscription, handler)
     }
 
+    /// Starts `operation` bound to the active scope: it is cancelled when
+    /// the interactor deactivates. On an inactive interactor — or from a
+    /// `didBecomeActive()` that a later deactivation overtook — the work
+    /// never runs and the returned task is already cancelled.
     @discardableResult
     public nonisolated func task(
         priority: TaskPriority? = nil,

@@ -16,6 +16,7 @@ public struct EventStreamParser: Sendable {
     /// The id of the last dispatched event, as `EventSource` would remember it.
     public private(set) var lastEventID: String?
 
+    /// A parser at the start of a stream.
     public init() {}
 
     /// Consumes `bytes` and returns the events they complete.

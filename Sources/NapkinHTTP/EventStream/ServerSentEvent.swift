@@ -9,6 +9,7 @@ public struct ServerSentEvent: Sendable, Equatable {
     /// The reconnection delay, in milliseconds, the client should use.
     public var retry: Int?
 
+    /// An event; only `data` is required.
     public init(event: String? = nil, data: String, id: String? = nil, retry: Int? = nil) {
         self.event = event
         self.data = data

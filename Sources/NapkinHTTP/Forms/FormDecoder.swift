@@ -6,6 +6,7 @@
 /// `false`), optionals (absent → `nil`), string-backed enums, and arrays from
 /// repeated keys. Nested objects are not supported.
 public struct FormDecoder: Sendable {
+    /// A decoder; it has no options.
     public init() {}
 
     /// Decodes `type` from an urlencoded body; throws a `DecodingError` (or a malformed-input error) on failure.

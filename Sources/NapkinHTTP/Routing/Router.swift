@@ -18,6 +18,7 @@ public struct Router: HTTPResponder {
     private var fallbackResponder: (any HTTPResponder)?
     private var chain: HTTPHandler
 
+    /// An empty router: every request is a 404 until routes are added.
     public init() {
         chain = { _ in Response.text("Not Found", status: .notFound) }
         rebuild()
@@ -29,10 +30,15 @@ public struct Router: HTTPResponder {
         rebuild()
     }
 
+    /// Routes `GET` (and so `HEAD`) requests matching `pattern` to `handler`.
     public mutating func get(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.get, pattern, handler) }
+    /// Routes `POST` requests matching `pattern` to `handler`.
     public mutating func post(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.post, pattern, handler) }
+    /// Routes `PUT` requests matching `pattern` to `handler`.
     public mutating func put(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.put, pattern, handler) }
+    /// Routes `PATCH` requests matching `pattern` to `handler`.
     public mutating func patch(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.patch, pattern, handler) }
+    /// Routes `DELETE` requests matching `pattern` to `handler`.
     public mutating func delete(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.delete, pattern, handler) }
 
     /// Adds middleware; the first added is the outermost.

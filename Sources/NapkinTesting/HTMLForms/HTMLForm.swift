@@ -2,8 +2,11 @@
 public struct HTMLForm: Sendable {
     /// A submit button: its visible text and, when it has one, its name/value.
     public struct Button: Sendable {
+        /// The visible label.
         public let text: String
+        /// The `name` submitted with the form, if any.
         public let name: String?
+        /// The `value` submitted with the form, if any.
         public let value: String?
     }
 
