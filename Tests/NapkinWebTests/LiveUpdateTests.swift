@@ -94,7 +94,7 @@ struct LiveUpdateTests {
         let cookie = "napkin_session=\(try #require(await client.sessionID))"
         let response = try await testApp.router.respond(
             to: Request(method: .get, target: WebSession.eventsPath, headers: ["Cookie": cookie, "Host": "napkin.test"]))
-        guard case .stream(let body) = response.body else {
+        guard case .channel = response.body else {
             Issue.record("the event stream has no body")
             return
         }
@@ -102,7 +102,7 @@ struct LiveUpdateTests {
             page = try await client.submit(page, button: "Increment")
         }
         _ = try await client.submit(page, button: "Save note", fields: ["text": "after"], javascript: true)
-        var iterator = body.makeAsyncIterator()
+        var iterator = response.body.chunks().makeAsyncIterator()
         var parser = EventStreamParser()
         var events: [ServerSentEvent] = []
         while !(events.last?.data.contains("after") ?? false), let chunk = try await iterator.next() {

@@ -87,13 +87,13 @@ struct ReadmeExamplesTests {
         let ticks = try await transport.send(Request(method: .get, target: "/ticks", headers: ["Host": "napkin.test"]))
         #expect(ticks.status == .ok)
         #expect(ticks.headers["Content-Type"]?.hasPrefix("text/event-stream") == true)
-        guard case .stream(let chunks) = ticks.body else {
+        guard case .channel = ticks.body else {
             Issue.record("/ticks is not a stream")
             return
         }
         var parser = EventStreamParser()
         var first: ServerSentEvent?
-        for try await chunk in chunks {
+        for try await chunk in ticks.body.chunks() {
             first = parser.feed(chunk).first
             if first != nil { break }
         }

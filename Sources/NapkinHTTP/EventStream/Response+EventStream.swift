@@ -1,16 +1,39 @@
 extension Response {
     /// A `text/event-stream` response fed by `events`, with comment heartbeats.
     ///
-    /// Events are pulled from `events` one at a time, as the client takes them,
-    /// so a slow client leaves them in their source rather than in a buffer here;
-    /// every `heartbeat` a waiting connection gets a `:` comment line, so proxies
-    /// keep it open and a departed client is noticed.
-    /// When the client goes away the server ends the body stream, which cancels the
-    /// iteration of `events` — so a broadcaster's subscription is removed at once.
+    /// A task pulls `events` one at a time into a one-ahead ``Channel``, so a
+    /// slow client leaves them in their source rather than in a buffer here.
+    /// However the body ends — client gone, `HEAD`, shutdown — the channel
+    /// terminates, which cancels the iteration of `events` (so a
+    /// broadcaster's subscription is removed at once).
     public static func eventStream<S: AsyncSequence & Sendable>(_ events: S, heartbeat: Duration = .seconds(15)) -> Response where S.Element == ServerSentEvent {
-        let stream = EventPull(events, heartbeat: heartbeat).stream()
+        let channel = Channel<[UInt8]>(policy: .backpressure(capacity: 1))
+        let producer = Task {
+            do {
+                var iterator = events.makeAsyncIterator()
+                while await channel.waitForRoom(), let event = try await iterator.next() {
+                    guard await channel.send(event.encodedBytes) else { return }
+                }
+                channel.finish()
+            } catch {
+                channel.finish(throwing: error)
+            }
+        }
+        channel.onTermination { producer.cancel() }
+        return eventStream(channel: channel, heartbeat: heartbeat)
+    }
+
+    /// A `text/event-stream` response whose encoded events (see
+    /// ``ServerSentEvent/encodedBytes``) are offered to `channel` by the app.
+    ///
+    /// Every `heartbeat` a connection waiting on an empty channel gets a `:`
+    /// comment line, so proxies keep it open and a departed client is
+    /// noticed. The heartbeat stops when the channel terminates.
+    public static func eventStream(channel: Channel<[UInt8]>, heartbeat: Duration = .seconds(15)) -> Response {
+        let token = Heartbeats.shared.add({ channel.offerIfIdle(Heartbeats.comment) }, interval: heartbeat)
+        channel.onTermination { Heartbeats.shared.remove(token, interval: heartbeat) }
         var headers: HTTPHeaders = ["Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"]
         headers.add(name: "X-Accel-Buffering", value: "no")
-        return Response(status: .ok, headers: headers, body: .stream(stream))
+        return Response(status: .ok, headers: headers, body: .channel(channel))
     }
 }

@@ -1,21 +1,36 @@
 import Foundation
 
-/// A response body: bytes known up front, or chunks produced over time.
+/// A response body: bytes known up front, chunks produced over time, or a
+/// region of a file the kernel sends from disk.
 public enum ResponseBody: Sendable {
     /// The whole body, sent with a `Content-Length`.
     case bytes([UInt8])
     /// Chunks sent as they arrive (chunked encoding). When the client goes away
     /// the server stops iterating, which fires the stream's `onTermination`.
     case stream(AsyncThrowingStream<[UInt8], any Error>)
+    /// Chunks pulled from a channel as the client takes them (chunked
+    /// encoding). The channel terminates however the body ends — sent,
+    /// client gone, response discarded, server shutdown — so its termination
+    /// handlers are the one place to clean up.
+    case channel(Channel<[UInt8]>)
+    /// Part or all of an open file, sent with a `Content-Length` straight
+    /// from disk: memory use does not grow with the file's size.
+    case file(FileRegion)
 }
 
 extension ResponseBody {
     /// Ends a streamed body that will never be sent (HEAD, or a connection already
     /// answered), so its producer sees cancellation instead of running on unobserved.
     func discard() {
-        guard case .stream(let stream) = self else { return }
-        let consumer = Task { for try await _ in stream {} }
-        consumer.cancel()
+        switch self {
+        case .stream(let stream):
+            let consumer = Task { for try await _ in stream {} }
+            consumer.cancel()
+        case .channel(let channel):
+            channel.cancel()
+        case .bytes, .file:
+            break
+        }
     }
 }
 
@@ -63,7 +78,10 @@ public struct Response: Sendable {
 
     /// The body length when it is known up front.
     var byteCount: Int? {
-        if case .bytes(let b) = body { return b.count }
-        return nil
+        switch body {
+        case .bytes(let bytes): bytes.count
+        case .file(let region): region.length
+        case .stream, .channel: nil
+        }
     }
 }

@@ -110,7 +110,9 @@ public struct Router: HTTPResponder {
             if !bytes.isEmpty || response.headers["Content-Length"] == nil {
                 response.headers["Content-Length"] = String(bytes.count)
             }
-        case .stream:
+        case .file(let region):
+            response.headers["Content-Length"] = String(region.length)
+        case .stream, .channel:
             response.body.discard()
         }
         response.body = .bytes([])

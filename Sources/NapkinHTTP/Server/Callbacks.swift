@@ -25,14 +25,11 @@ enum Callbacks {
         conCls.pointee = nil
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
-        let pump = context.state.withLock { s -> StreamPump? in
+        let pump = context.state.withLock { s -> BodyPump? in
             s.phase = .delivered
             return s.pump
         }
-        if let pump {
-            pump.close()
-            core.unregister(pump)
-        }
+        pump?.close()
         core.unregister(context)
     }
 

@@ -27,7 +27,7 @@ final class RequestContext: Sendable {
         var phase = Phase.receiving
         var ready: Response?
         var forced = false
-        var pump: StreamPump?
+        var pump: BodyPump?
         var isHead = false
     }
 

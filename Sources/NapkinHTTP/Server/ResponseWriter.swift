@@ -1,4 +1,7 @@
 import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Turns a napkin ``Response`` into a libmicrohttpd response and queues it.
 /// Only called on libmicrohttpd's thread inside the access handler, or while the
@@ -11,28 +14,25 @@ enum ResponseWriter {
         case .bytes(let bytes):
             if isHead, bytes.isEmpty, let length = response.headers["Content-Length"].flatMap(UInt64.init) {
                 // HEAD keeps the GET answer's length; libmicrohttpd never reads a HEAD body.
-                mhd = MHD_create_response_from_callback(length, 16, { _, _, _, _ in StreamPump.endWithError }, nil, nil)
+                mhd = MHD_create_response_from_callback(length, 16, { _, _, _, _ in BodyPump.endWithError }, nil, nil)
             } else {
                 mhd = bytes.withUnsafeBytes { raw in
                     MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
                 }
             }
         case .stream(let stream):
-            let pump = StreamPump(connection: context.connection)
-            context.state.withLock { $0.pump = pump }
-            core.register(pump)
-            mhd = MHD_create_response_from_callback(
-                UInt64.max, 256,
-                { cls, _, buffer, max in
-                    guard let cls, let buffer else { return StreamPump.endWithError }
-                    return Unmanaged<StreamPump>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, max: max)
-                },
-                Unmanaged.passRetained(pump).toOpaque(),
-                { cls in
-                    guard let cls else { return }
-                    Unmanaged<StreamPump>.fromOpaque(cls).release()
-                })
-            pump.start(stream)
+            mhd = pump(BodyPump.channel(draining: stream), context: context, core: core)
+        case .channel(let channel):
+            mhd = pump(channel, context: context, core: core)
+        case .file(let region):
+            if isHead {
+                mhd = MHD_create_response_from_callback(UInt64(region.length), 16, { _, _, _, _ in BodyPump.endWithError }, nil, nil)
+            } else {
+                // libmicrohttpd closes the descriptor it is given; the region keeps its own.
+                let fd = dup(region.descriptor)
+                mhd = fd < 0 ? nil : MHD_create_response_from_fd_at_offset64(UInt64(region.length), fd, UInt64(region.offset))
+                if mhd == nil, fd >= 0 { close(fd) }
+            }
         }
         guard let mhd else { return }
         for (name, value) in response.headers where !HTTPHeaders.same(name, "Content-Length") {
@@ -43,5 +43,24 @@ enum ResponseWriter {
         }
         MHD_queue_response(connection, UInt32(response.status.code), mhd)
         MHD_destroy_response(mhd)
+    }
+
+    /// A libmicrohttpd response that pulls `channel` through a ``BodyPump``.
+    private static func pump(_ channel: Channel<[UInt8]>, context: RequestContext, core: ServerCore) -> OpaquePointer? {
+        let pump = BodyPump(connection: context.connection, channel: channel)
+        context.state.withLock { $0.pump = pump }
+        core.register(pump)
+        channel.onTermination { [weak core] in core?.unregister(pump) }
+        return MHD_create_response_from_callback(
+            UInt64.max, 256,
+            { cls, _, buffer, max in
+                guard let cls, let buffer else { return BodyPump.endWithError }
+                return Unmanaged<BodyPump>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, max: max)
+            },
+            Unmanaged.passRetained(pump).toOpaque(),
+            { cls in
+                guard let cls else { return }
+                Unmanaged<BodyPump>.fromOpaque(cls).release()
+            })
     }
 }

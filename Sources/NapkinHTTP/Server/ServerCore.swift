@@ -13,7 +13,7 @@ final class ServerCore: Sendable {
 
     private struct Live {
         var requests: [ObjectIdentifier: RequestContext] = [:]
-        var pumps: [ObjectIdentifier: StreamPump] = [:]
+        var pumps: [ObjectIdentifier: BodyPump] = [:]
         var drainWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var nextWaiter: UInt64 = 0
     }
@@ -42,11 +42,11 @@ final class ServerCore: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    func register(_ pump: StreamPump) {
+    func register(_ pump: BodyPump) {
         live.withLock { _ = $0.pumps.updateValue(pump, forKey: ObjectIdentifier(pump)) }
     }
 
-    func unregister(_ pump: StreamPump) {
+    func unregister(_ pump: BodyPump) {
         live.withLock { _ = $0.pumps.removeValue(forKey: ObjectIdentifier(pump)) }
     }
 

@@ -31,10 +31,14 @@ public final class EventStreamReader: Sendable {
 
     init(status: Int, body: ResponseBody) {
         self.status = status
-        guard case .stream(let chunks) = body else {
+        switch body {
+        case .stream, .channel:
+            break
+        case .bytes, .file:
             state.withLock { $0.finished = true }
             return
         }
+        let chunks = body.chunks()
         let task = Task { [state] in
             var parser = EventStreamParser()
             do {

@@ -55,10 +55,7 @@ public actor TestClient {
     public func send(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = []) async throws -> TestResponse {
         let response = try await exchange(method, target, headers: headers, body: body)
         var bytes: [UInt8] = []
-        switch response.body {
-        case .bytes(let all): bytes = all
-        case .stream(let chunks): for try await chunk in chunks { bytes += chunk }
-        }
+        for try await chunk in response.body.chunks() { bytes += chunk }
         return TestResponse(status: response.status.code, headers: response.headers, body: bytes)
     }
 

@@ -1,0 +1,362 @@
+/// A single-consumer channel with a bounded buffer, a stated policy for when
+/// it is full, and one lifecycle that every exit goes through.
+///
+/// napkin moves everything that flows to a client through one of these: the
+/// chunks of a streamed response body, the events of an event stream, the
+/// patches of a session's tab. Each had its own "park a continuation under a
+/// lock, resume it outside, survive cancel racing close racing finish" code;
+/// now there is one, and its phases are explicit:
+///
+/// ```
+///  open ──finish()──► finishing ──(buffer drained)──┐
+///    │                    │                          ▼
+///    └──────cancel()──────┴──────cancel()───────► terminated
+/// ```
+///
+/// - `finish(throwing:)` is the producer's end: no more values; the consumer
+///   still reads what is buffered, then gets `nil` (or the error).
+/// - `cancel()` is the consumer's end (client gone, response discarded,
+///   reader task cancelled): everything buffered is dropped at once.
+/// - Reaching `terminated` — by either road — runs the termination handlers
+///   exactly once, wakes every waiter, and releases every buffered value.
+///   That is where owners unregister the stream, cancel producer tasks and
+///   stop heartbeats, so no exit path can leave residue behind.
+///
+/// The consumer reads with ``next()`` (async) or, from a C callback that
+/// cannot await, with ``poll(waker:)``.
+public final class Channel<Element: Sendable>: Sendable {
+    /// What happens when a value arrives and the buffer is full.
+    public enum Policy: Sendable {
+        /// ``send(_:)`` waits until the consumer makes room (`capacity: 1` is
+        /// "one ahead"); ``offer(_:key:)`` refuses the value.
+        case backpressure(capacity: Int)
+        /// The oldest unread value is dropped to make room.
+        case dropOldest(capacity: Int)
+        /// The channel finishes: the consumer reads what is buffered, then the
+        /// end. For consumers that can recover by starting over (an event
+        /// stream's client reconnects and is sent the whole page).
+        case finishWhenFull(capacity: Int)
+
+        var capacity: Int {
+            switch self {
+            case .backpressure(let n), .dropOldest(let n), .finishWhenFull(let n): Swift.max(1, n)
+            }
+        }
+    }
+
+    /// The lifecycle phase.
+    enum Phase {
+        case open
+        case finishing((any Error)?)
+        case terminated
+    }
+
+    /// What ``poll(waker:)`` found.
+    public enum Poll {
+        /// The next value.
+        case value(Element)
+        /// Nothing yet; the waker is called once something changes.
+        case pending
+        /// The channel ended cleanly.
+        case end
+        /// The producer finished with an error.
+        case failed(any Error)
+    }
+
+    private struct Entry {
+        let value: Element
+        let key: String?
+    }
+
+    private enum Consumer {
+        case task(CheckedContinuation<Element?, any Error>)
+        case waker(@Sendable () -> Void)
+    }
+
+    private struct State {
+        var phase = Phase.open
+        var buffer: [Entry] = []
+        var consumer: Consumer?
+        var senders: [CheckedContinuation<Bool, Never>] = []
+        var onTermination: [@Sendable () -> Void] = []
+        var dropped = 0
+    }
+
+    /// Everything to do outside the lock after a transition.
+    private struct Wake {
+        var consumer: Consumer?
+        var consumerResult: Result<Element?, any Error> = .success(nil)
+        var senders: [CheckedContinuation<Bool, Never>] = []
+        var sendersResult = true
+        var handlers: [@Sendable () -> Void] = []
+        var released: [Entry] = []
+
+        func run() {
+            switch consumer {
+            case .task(let continuation): continuation.resume(with: consumerResult)
+            case .waker(let waker): waker()
+            case nil: break
+            }
+            for sender in senders { sender.resume(returning: sendersResult) }
+            for handler in handlers { handler() }
+        }
+    }
+
+    private enum SendStep {
+        case done(Bool)
+        case wait
+    }
+
+    private let policy: Policy
+    private let state = Locked(State())
+
+    /// An open channel with `policy`.
+    public init(policy: Policy) {
+        self.policy = policy
+    }
+
+    /// Runs `handler` once the channel has terminated (at once if it already has).
+    public func onTermination(_ handler: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state -> Bool in
+            if case .terminated = state.phase { return true }
+            state.onTermination.append(handler)
+            return false
+        }
+        if runNow { handler() }
+    }
+
+    /// Whether the channel has terminated.
+    public var isTerminated: Bool {
+        state.withLock { if case .terminated = $0.phase { true } else { false } }
+    }
+
+    /// Unread values right now.
+    public var bufferedCount: Int { state.withLock { $0.buffer.count } }
+
+    /// Values dropped by the `dropOldest` policy.
+    public var droppedCount: Int { state.withLock { $0.dropped } }
+
+    // MARK: - Producer
+
+    /// Sends `value`, waiting for room under the `backpressure` policy.
+    /// Returns `false` (the value is dropped) once the channel is finishing
+    /// or terminated, so a producer loop knows to stop.
+    public func send(_ value: Element) async -> Bool {
+        while true {
+            var wake = Wake()
+            let step = state.withLock { state -> SendStep in
+                guard case .open = state.phase else { return .done(false) }
+                if case .backpressure = policy, state.buffer.count >= policy.capacity, state.consumer == nil {
+                    return .wait
+                }
+                return .done(Self.accept(Entry(value: value, key: nil), into: &state, policy: policy, wake: &wake))
+            }
+            wake.run()
+            switch step {
+            case .done(let accepted): return accepted
+            case .wait:
+                let room = await waitForRoom()
+                if !room { return false }
+            }
+        }
+    }
+
+    /// Waits until the buffer has room (or a consumer waits), so a producer
+    /// can take a value out of its source only when it can be sent at once:
+    /// a slow consumer then leaves values in their source, where they can
+    /// coalesce. Returns `false` once the channel is finishing or terminated.
+    public func waitForRoom() async -> Bool {
+        await withCheckedContinuation { (sender: CheckedContinuation<Bool, Never>) in
+            let decided = state.withLock { state -> Bool? in
+                guard case .open = state.phase else { return false }
+                if state.buffer.count < policy.capacity || state.consumer != nil { return true }
+                state.senders.append(sender)
+                return nil
+            }
+            if let decided { sender.resume(returning: decided) }
+        }
+    }
+
+    /// Offers `value` without waiting. A value with a `key` replaces an unread
+    /// value with the same key (it moves to the end, keeping arrival order).
+    /// Returns whether the value was taken: `false` once finishing or
+    /// terminated, or when full under `backpressure`.
+    @discardableResult
+    public func offer(_ value: Element, key: String? = nil) -> Bool {
+        var wake = Wake()
+        let accepted = state.withLock { state -> Bool in
+            guard case .open = state.phase else { return false }
+            if let key, let index = state.buffer.firstIndex(where: { $0.key == key }) {
+                wake.released.append(state.buffer.remove(at: index))
+            }
+            if case .backpressure = policy, state.buffer.count >= policy.capacity, state.consumer == nil { return false }
+            return Self.accept(Entry(value: value, key: key), into: &state, policy: policy, wake: &wake)
+        }
+        wake.run()
+        return accepted
+    }
+
+    /// Offers `value` only when the consumer is waiting on an empty buffer
+    /// (a heartbeat: worth sending only when there is nothing else to send).
+    @discardableResult
+    public func offerIfIdle(_ value: Element) -> Bool {
+        var wake = Wake()
+        let accepted = state.withLock { state -> Bool in
+            guard case .open = state.phase, state.buffer.isEmpty, state.consumer != nil else { return false }
+            return Self.accept(Entry(value: value, key: nil), into: &state, policy: policy, wake: &wake)
+        }
+        wake.run()
+        return accepted
+    }
+
+    /// Puts `entry` in the buffer (or in the waiting consumer's hands),
+    /// applying the policy when full. Called holding the lock.
+    private static func accept(_ entry: Entry, into state: inout State, policy: Policy, wake: inout Wake) -> Bool {
+        if let consumer = state.consumer {
+            state.consumer = nil
+            wake.consumer = consumer
+            if case .task = consumer {
+                wake.consumerResult = .success(entry.value)
+                return true
+            }
+            state.buffer.append(entry)
+            return true
+        }
+        if state.buffer.count >= policy.capacity {
+            switch policy {
+            case .backpressure:
+                return false
+            case .dropOldest:
+                wake.released.append(state.buffer.removeFirst())
+                state.dropped += 1
+            case .finishWhenFull:
+                state.phase = .finishing(nil)
+                return false
+            }
+        }
+        state.buffer.append(entry)
+        return true
+    }
+
+    /// The producer's end: no more values. The consumer reads what is
+    /// buffered, then `nil` — or `error`, when given. Idempotent; ignored
+    /// after ``cancel()``.
+    public func finish(throwing error: (any Error)? = nil) {
+        var wake = Wake()
+        state.withLock { state in
+            guard case .open = state.phase else { return }
+            state.phase = .finishing(error)
+            wake.senders = state.senders
+            wake.sendersResult = false
+            state.senders.removeAll()
+            guard state.buffer.isEmpty, let consumer = state.consumer else { return }
+            state.consumer = nil
+            if case .waker = consumer {
+                // The poller comes back, finds the buffer empty and ends it.
+                wake.consumer = consumer
+                return
+            }
+            wake.consumer = consumer
+            wake.consumerResult = error.map { .failure($0) } ?? .success(nil)
+            Self.terminate(&state, wake: &wake)
+        }
+        wake.run()
+    }
+
+    /// The consumer's end: drops everything buffered and terminates.
+    /// Idempotent.
+    public func cancel() {
+        var wake = Wake()
+        state.withLock { state in
+            guard !Self.isTerminated(state) else { return }
+            if let consumer = state.consumer, case .task = consumer {
+                wake.consumer = consumer
+                wake.consumerResult = .success(nil)
+            }
+            state.consumer = nil
+            wake.senders = state.senders
+            wake.sendersResult = false
+            state.senders.removeAll()
+            Self.terminate(&state, wake: &wake)
+        }
+        wake.run()
+    }
+
+    /// The one transition into `terminated`. Called holding the lock.
+    private static func terminate(_ state: inout State, wake: inout Wake) {
+        state.phase = .terminated
+        wake.released += state.buffer
+        state.buffer.removeAll()
+        wake.handlers = state.onTermination
+        state.onTermination.removeAll()
+    }
+
+    private static func isTerminated(_ state: State) -> Bool {
+        if case .terminated = state.phase { return true }
+        return false
+    }
+
+    // MARK: - Consumer
+
+    /// The next value, waiting for one; `nil` at the end. Throws the error
+    /// the producer finished with. Cancelling the waiting task cancels the
+    /// channel.
+    public func next() async throws -> Element? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (consumer: CheckedContinuation<Element?, any Error>) in
+                var wake = Wake()
+                let ready = state.withLock { state -> Result<Element?, any Error>? in
+                    switch take(&state, wake: &wake) {
+                    case .value(let value): return .success(value)
+                    case .end: return .success(nil)
+                    case .failed(let error): return .failure(error)
+                    case .pending:
+                        state.consumer = .task(consumer)
+                        return nil
+                    }
+                }
+                wake.run()
+                if let ready { consumer.resume(with: ready) }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    /// The next value if one is ready; otherwise registers `waker`, which is
+    /// called (once, from any thread) when a value arrives or the channel
+    /// ends — then poll again. For consumers that cannot await (libmicrohttpd's
+    /// content reader).
+    public func poll(waker: @escaping @Sendable () -> Void) -> Poll {
+        var wake = Wake()
+        let result = state.withLock { state -> Poll in
+            let result = take(&state, wake: &wake)
+            if case .pending = result { state.consumer = .waker(waker) }
+            return result
+        }
+        wake.run()
+        return result
+    }
+
+    /// Takes the next value, or ends a drained finishing channel. Called
+    /// holding the lock.
+    private func take(_ state: inout State, wake: inout Wake) -> Poll {
+        switch state.phase {
+        case .terminated:
+            return .end
+        case .open, .finishing:
+            if !state.buffer.isEmpty {
+                let entry = state.buffer.removeFirst()
+                if !state.senders.isEmpty {
+                    wake.senders = [state.senders.removeFirst()]
+                }
+                return .value(entry.value)
+            }
+            if case .finishing(let error) = state.phase {
+                Self.terminate(&state, wake: &wake)
+                return error.map { .failed($0) } ?? .end
+            }
+            return .pending
+        }
+    }
+}
