@@ -117,14 +117,15 @@ struct LiveUpdateTests {
 
     @Test("a slow tab gets the latest html per fragment, not a backlog")
     func slowTabCoalesces() async throws {
-        let stream = PatchStream {}
-        stream.offer([Patch(id: "n-1", html: "one", sequence: 1)])
-        stream.offer([Patch(id: "n-2", html: "other", sequence: 2)])
-        stream.offer([Patch(id: "n-1", html: "three", sequence: 3)])
-        let batch = try #require(await stream.next())
-        #expect(batch.map(\.html) == ["other", "three"])
-        stream.close()
-        #expect(await stream.next() == nil)
+        // A tab's stream, as a session makes it: patches keyed by fragment.
+        let stream = Channel<String>(policy: .finishWhenFull(capacity: 8))
+        stream.offer("one", key: "n-1")
+        stream.offer("other", key: "n-2")
+        stream.offer("three", key: "n-1")
+        #expect(try await stream.next() == "other")
+        #expect(try await stream.next() == "three")
+        stream.cancel()
+        #expect(try await stream.next() == nil)
     }
 
     @Test("typed markup comes back escaped in HTML, JSON and patches", arguments: TestApp.Mode.allCases)

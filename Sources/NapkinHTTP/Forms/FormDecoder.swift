@@ -20,8 +20,9 @@ public struct FormDecoder: Sendable {
         return try T(from: FormFieldsDecoder(table: table, codingPath: []))
     }
 
-    /// A short, client-safe description of a decoding failure.
-    static func shortReason(_ error: any Error) -> String {
+    /// A short, client-safe description of a decoding failure ("missing
+    /// field 'name'"): never the decoder's own text, which names Swift types.
+    public static func shortReason(_ error: any Error) -> String {
         switch error {
         case DecodingError.keyNotFound(let key, _): "missing field '\(key.stringValue)'"
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):

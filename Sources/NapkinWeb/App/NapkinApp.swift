@@ -110,9 +110,10 @@ public final class NapkinApp {
         store.session(id: request.cookies[SessionCookie.name])
     }
 
-    private func newSession() async -> WebSession {
-        let (session, evicted) = store.create()
-        for old in evicted { await old.terminate() }
+    /// A session with its tree built and launched, not yet in the store:
+    /// a request that turns out not to be a page view never keeps it.
+    private func launchSession() async -> WebSession {
+        let session = WebSession(now: store.now, maxStreams: configuration.maxStreamsPerSession)
         let router = await launchTree()
         session.router = router
         // Settled like an event, so what the root starts while launching
@@ -127,20 +128,49 @@ public final class NapkinApp {
 
     /// A page: navigates the session's tree to the path, then renders it
     /// (or, for `Accept: application/json`, snapshots it).
+    ///
+    /// Only a page view starts a session: a `GET` that accepts HTML, for a
+    /// path some napkin claims. Anything else without a session (`HEAD`,
+    /// JSON, a missing file such as `/favicon.ico`) is answered from a tree
+    /// that is torn down at once — nothing is kept and no cookie is set.
     func page(_ request: Request) async -> Response {
-        var created: WebSession?
-        let session: WebSession
-        if let existing = existingSession(for: request) {
-            session = existing
-        } else {
-            session = await newSession()
-            created = session
-        }
         let path = WebPath(request.path)
+        if let session = existingSession(for: request) {
+            let claimed = await navigate(session, to: path)
+            return respond(request, session: session, path: path, claimed: claimed)
+        }
+        let session = await launchSession()
+        let claimed = await navigate(session, to: path)
+        var response = respond(request, session: session, path: path, claimed: claimed)
+        if claimed, request.method == .get, PageResponder.acceptsHTML(request) {
+            for old in store.insert(session) { await old.terminate() }
+            response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
+        } else {
+            await session.terminate()
+        }
+        return response
+    }
+
+    private func navigate(_ session: WebSession, to path: WebPath) async -> Bool {
         let (claimed, _) = await Settlement.run(timeout: configuration.settleTimeout) {
-            await navigate(session, to: path)
+            await RequestSession.$current.withValue(session) {
+                await moveTree(session, to: path)
+            }
         }
         session.flush()
+        return claimed
+    }
+
+    private func moveTree(_ session: WebSession, to path: WebPath) async -> Bool {
+        if session.currentPath != path {
+            session.currentPath = path
+            session.root?.forgetRenders()
+        }
+        guard let router = session.router as? any WebRouting else { return path.isRoot }
+        return await router.navigate(to: path)
+    }
+
+    private func respond(_ request: Request, session: WebSession, path: WebPath, claimed: Bool) -> Response {
         var response: Response
         if PageResponder.wantsJSON(request) {
             response = treeResponse(session, path: path, claimed: claimed)
@@ -157,19 +187,7 @@ public final class NapkinApp {
             for child in root.children.values { child.forgetRenders() }
         }
         response.headers["Cache-Control"] = "no-store"
-        if let created {
-            response.setCookie(SessionCookie.make(id: created.id, secure: configuration.secureCookies))
-        }
         return response
-    }
-
-    private func navigate(_ session: WebSession, to path: WebPath) async -> Bool {
-        if session.currentPath != path {
-            session.currentPath = path
-            session.root?.forgetRenders()
-        }
-        guard let router = session.router as? any WebRouting else { return path.isRoot }
-        return await router.navigate(to: path)
     }
 
     private func treeResponse(_ session: WebSession, path: WebPath, claimed: Bool) -> Response {
@@ -209,24 +227,33 @@ public final class NapkinApp {
         guard let action = field("_action").flatMap(fragment.action(named:)) else {
             throw HTTPError(.notFound, "Unknown action.")
         }
+        let idBefore = session.id
         _ = try await Settlement.run(timeout: configuration.settleTimeout) {
-            try await action.run(request)
+            try await RequestSession.$current.withValue(session) {
+                try await action.run(request)
+            }
         }
         session.flush()
-        if request.headers["X-Napkin"] == "1" {
-            return Response(status: .noContent)
+        var response: Response =
+            request.headers["X-Napkin"] == "1" ? Response(status: .noContent) : .redirect(to: ReturnPath.sanitize(field("_return")))
+        if session.id != idBefore {
+            response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
         }
-        return .redirect(to: ReturnPath.sanitize(field("_return")))
+        return response
     }
 
     /// The session's event stream; `204` (which tells `EventSource` to stop)
     /// when there is no session — the stream never creates one.
+    /// A `HEAD` gets the stream's headers and opens nothing.
     func events(_ request: Request) -> Response {
         guard let session = existingSession(for: request) else {
             return Response(status: .noContent)
         }
+        guard request.method == .get else {
+            return Response(status: .ok, headers: ["Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"])
+        }
         let lastEventID = (request.headers["Last-Event-ID"] ?? request.query["last-event-id"]).flatMap { UInt64($0) }
         let stream = session.openStream(lastEventID: lastEventID)
-        return .eventStream(PatchEvents(stream: stream), heartbeat: configuration.heartbeat)
+        return .eventStream(channel: stream, heartbeat: configuration.heartbeat)
     }
 }

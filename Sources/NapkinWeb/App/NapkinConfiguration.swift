@@ -7,8 +7,12 @@ public struct NapkinConfiguration: Sendable {
     /// How often idle sessions are looked for; `nil` for a quarter of the
     /// idle timeout, at most a minute.
     public var idleSweepInterval: Duration?
-    /// At most this many live sessions; a new one evicts the least recently used.
+    /// At most this many live sessions; a new one evicts the least recently
+    /// used, sessions without an open tab first.
     public var maxSessions: Int
+    /// At most this many open event streams per session (one per tab); a
+    /// new one closes the oldest, whose tab is told it was replaced.
+    public var maxStreamsPerSession: Int
     /// Mark the session cookie `Secure` (serve over HTTPS when this is on).
     public var secureCookies: Bool
     /// How long a form post waits for its consequences to be applied
@@ -28,6 +32,7 @@ public struct NapkinConfiguration: Sendable {
         sessionIdleTimeout: Duration = .seconds(30 * 60),
         idleSweepInterval: Duration? = nil,
         maxSessions: Int = 10_000,
+        maxStreamsPerSession: Int = 8,
         secureCookies: Bool = false,
         settleTimeout: Duration = .seconds(2),
         heartbeat: Duration = .seconds(15),
@@ -38,6 +43,7 @@ public struct NapkinConfiguration: Sendable {
         self.sessionIdleTimeout = sessionIdleTimeout
         self.idleSweepInterval = idleSweepInterval
         self.maxSessions = maxSessions
+        self.maxStreamsPerSession = maxStreamsPerSession
         self.secureCookies = secureCookies
         self.settleTimeout = settleTimeout
         self.heartbeat = heartbeat

@@ -18,6 +18,14 @@ struct PageResponder: HTTPResponder {
         return await app.page(request)
     }
 
+    /// Whether the client takes HTML: no `Accept` field, or one naming
+    /// `text/html`, `text/*` or `*/*`.
+    static func acceptsHTML(_ request: Request) -> Bool {
+        guard let accept = request.headers["Accept"]?.lowercased() else { return true }
+        return accept.firstRange(of: "text/html") != nil || accept.firstRange(of: "*/*") != nil
+            || accept.firstRange(of: "text/*") != nil
+    }
+
     /// Whether the client asked for JSON rather than HTML.
     static func wantsJSON(_ request: Request) -> Bool {
         guard let accept = request.headers["Accept"]?.lowercased() else { return false }

@@ -1,3 +1,5 @@
+import NapkinHTTP
+
 /// A fragment's new outer HTML, numbered in its session's order.
 struct Patch: Sendable {
     let id: String
@@ -7,5 +9,11 @@ struct Patch: Sendable {
     /// `{"id": …, "html": …}`, safe to embed anywhere (see ``SafeJSON``).
     var json: String {
         "{\"id\":\(SafeJSON.quote(id)),\"html\":\(SafeJSON.quote(html))}"
+    }
+
+    /// The patch as an encoded server-sent event: `event: patch`, its JSON,
+    /// and its sequence number as the id.
+    var event: [UInt8] {
+        ServerSentEvent(event: "patch", data: json, id: String(sequence)).encodedBytes
     }
 }

@@ -1,18 +1,28 @@
-/// The live sessions of an app, with idle expiry and a cap that evicts the
-/// least recently used.
+/// The live sessions of an app: idle expiry, and a cap that evicts the
+/// least recently used — sessions with no open tab first.
+///
+/// Every operation is O(1) in the number of sessions (a lookup table and two
+/// recency lists), so a flood of new sessions past the cap costs each
+/// request the same as the first. A session whose tab holds an open event
+/// stream is somebody looking at the page right now: it is only evicted
+/// when no session without one is left.
 @MainActor
 final class SessionStore {
     private var sessions: [String: WebSession] = [:]
+    /// Sessions without an open stream, most recently used first.
+    private var resting = SessionList()
+    /// Sessions with at least one open stream, most recently used first.
+    private var watching = SessionList()
     private let idleTimeout: Duration
     private let capacity: Int
     private let clock = ContinuousClock()
     /// Added to the clock's time; tests move time forward with it.
     var offset: Duration = .zero
-    private var now: ContinuousClock.Instant { clock.now + offset }
+    var now: ContinuousClock.Instant { clock.now + offset }
 
     init(idleTimeout: Duration, capacity: Int) {
         self.idleTimeout = idleTimeout
-        self.capacity = capacity
+        self.capacity = max(1, capacity)
     }
 
     var count: Int { sessions.count }
@@ -24,36 +34,67 @@ final class SessionStore {
         let now = self.now
         guard !isIdle(session, now: now) else { return nil }
         session.lastSeen = now
+        list(of: session) { $0.moveToFront(session) }
         return session
     }
 
-    /// A new session; when the store is full, the least recently used
-    /// sessions are returned for eviction.
-    func create() -> (session: WebSession, evicted: [WebSession]) {
-        let session = WebSession(now: now)
+    /// Adds `session`; when the store is full, returns the sessions evicted
+    /// to make room (least recently used, those without an open stream first).
+    func insert(_ session: WebSession) -> [WebSession] {
         var evicted: [WebSession] = []
-        if sessions.count >= capacity {
-            let overflow = sessions.count - capacity + 1
-            let oldest = sessions.values.sorted { $0.lastSeen < $1.lastSeen }.prefix(overflow)
-            for old in oldest {
-                sessions[old.id] = nil
-                evicted.append(old)
-            }
+        while sessions.count >= capacity, let victim = resting.tail ?? watching.tail {
+            remove(victim)
+            evicted.append(victim)
         }
+        session.lastSeen = now
+        session.store = self
         sessions[session.id] = session
-        return (session, evicted)
+        session.watching = session.streamCount > 0
+        list(of: session) { $0.pushFront(session) }
+        return evicted
     }
 
     /// Removes and returns the session with `id`.
     func remove(id: String) -> WebSession? {
-        sessions.removeValue(forKey: id)
+        guard let session = sessions[id] else { return nil }
+        remove(session)
+        return session
     }
 
-    /// Removes and returns every session idle for longer than the timeout.
+    private func remove(_ session: WebSession) {
+        sessions[session.id] = nil
+        list(of: session) { $0.remove(session) }
+        session.store = nil
+    }
+
+    /// Gives `session` a new id; the old one stops working at once.
+    func rotate(_ session: WebSession, to id: String) {
+        guard sessions[session.id] === session else { return }
+        sessions[session.id] = nil
+        sessions[id] = session
+    }
+
+    /// A session's open-stream count changed: keep it in the right list.
+    /// Idle time counts from when its last stream closed.
+    func streamsChanged(_ session: WebSession) {
+        let watching = session.streamCount > 0
+        guard sessions[session.id] === session, watching != session.watching else { return }
+        list(of: session) { $0.remove(session) }
+        session.watching = watching
+        if !watching { session.lastSeen = max(session.lastSeen, now) }
+        list(of: session) { $0.pushFront(session) }
+    }
+
+    /// Removes and returns every session idle for longer than the timeout:
+    /// they are the oldest of the resting list, so the walk stops at the
+    /// first one still fresh.
     func removeIdle() -> [WebSession] {
         let now = self.now
-        let idle = sessions.values.filter { isIdle($0, now: now) }
-        for session in idle { sessions[session.id] = nil }
+        var idle: [WebSession] = []
+        while let oldest = resting.tail, isIdle(oldest, now: now) {
+            remove(oldest)
+            idle.append(oldest)
+        }
         return idle
     }
 
@@ -61,6 +102,10 @@ final class SessionStore {
     /// request came for the timeout: an open tab keeps its session alive.
     private func isIdle(_ session: WebSession, now: ContinuousClock.Instant) -> Bool {
         session.streamCount == 0 && now - session.lastSeen >= idleTimeout
+    }
+
+    private func list(of session: WebSession, _ body: (inout SessionList) -> Void) {
+        if session.watching { body(&watching) } else { body(&resting) }
     }
 
     /// Every live session.

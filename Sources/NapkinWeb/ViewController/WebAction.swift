@@ -14,7 +14,7 @@ struct WebAction {
             } catch let error as HTTPError {
                 throw error
             } catch {
-                throw HTTPError(.badRequest, "Malformed form: \(error)")
+                throw HTTPError(.badRequest, "Malformed form: \(FormDecoder.shortReason(error))")
             }
             try await handler(input)
         }
