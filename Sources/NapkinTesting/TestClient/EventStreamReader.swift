@@ -103,7 +103,7 @@ public final class EventStreamReader: Sendable {
 
     /// The next patch for which `matches` holds, skipping others.
     public func nextPatch(
-        timeout: Duration = .seconds(10), where matches: (Patch) -> Bool = { _ in true }
+        timeout: Duration = .seconds(10), where matches: @Sendable (Patch) -> Bool = { _ in true }
     ) async throws -> Patch {
         let deadline = ContinuousClock.now + timeout
         while true {

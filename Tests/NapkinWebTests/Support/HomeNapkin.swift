@@ -31,6 +31,7 @@ protocol HomePresentableListener: AnyObject, Sendable {
     func didTapIncrement() async
     func didSubmitNote(_ text: String) async
     func didTapBump() async
+    func didTapSignIn() async
 }
 
 final actor HomeInteractor: PresentableInteractable, HomePresentableListener {
@@ -65,6 +66,11 @@ final actor HomeInteractor: PresentableInteractable, HomePresentableListener {
 
     func didTapBump() async {
         await counter.bump()
+    }
+
+    /// Who is signed in changed: a new session id, as an app does at login.
+    func didTapSignIn() async {
+        await WebSession.rotateCurrentID()
     }
 }
 
@@ -102,6 +108,7 @@ final class HomeViewController: WebViewController {
         super.init()
         action("increment") { [weak self] in await self?.listener?.didTapIncrement() }
         action("bump") { [weak self] in await self?.listener?.didTapBump() }
+        action("sign-in") { [weak self] in await self?.listener?.didTapSignIn() }
         action("note", as: NoteForm.self) { [weak self] form in await self?.listener?.didSubmitNote(form.text) }
     }
 
@@ -112,6 +119,7 @@ final class HomeViewController: WebViewController {
         <p class="note">\(presenter.note)</p>\
         \(form("increment", content: "<button type=\"submit\">Increment</button>"))\
         \(form("bump", content: "<button type=\"submit\">Bump</button>"))\
+        \(form("sign-in", content: "<button type=\"submit\">Sign in</button>"))\
         \(form("note", content: "<input name=\"text\" value=\"\"><button type=\"submit\">Save note</button>"))\
         \(slot("detail"))
         """
