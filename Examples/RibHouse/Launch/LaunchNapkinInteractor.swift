@@ -1,3 +1,4 @@
+import NapkinWeb
 import napkin
 
 /// The auth gate of a session.
@@ -52,12 +53,16 @@ final actor LaunchNapkinInteractor:
 
     func loggedOutDidSubmit(name: String) async throws {
         try await authService.login(name: name)
+        // Who is signed in changed: an id known before login (planted by
+        // someone else) must not become a signed-in session.
+        await WebSession.rotateCurrentID()
     }
 
     // MARK: - LoggedInNapkinListener
 
     func loggedInDidTapLogout() async {
         await authService.logout()
+        await WebSession.rotateCurrentID()
     }
 
     // MARK: - AnnouncementsNapkinListener
