@@ -18,7 +18,8 @@ enum HTTPDate {
         guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let year = Int(parts[3]),
               let month = months.firstIndex(of: String(parts[2])) else { return nil }
         let clock = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard clock.count == 3 else { return nil }
+        guard clock.count == 3, (1...31).contains(day), (1...9999).contains(year),
+              (0..<24).contains(clock[0]), (0..<60).contains(clock[1]), (0...60).contains(clock[2]) else { return nil }
         var tm = tm()
         tm.tm_year = Int32(year - 1900)
         tm.tm_mon = Int32(month)

@@ -2,6 +2,11 @@ import Foundation
 
 /// Writes one line per request: method, path, status, body bytes and duration.
 ///
+/// The path is logged as it was sent (still percent-encoded), with control
+/// characters, backslashes and non-ASCII bytes escaped as `\xNN` and long
+/// paths cut short, so a request can never write a second line or terminal
+/// escapes into the log.
+///
 /// Put it first (outermost) so it also times the other middleware and sees the
 /// status that error mapping chose. Streamed bodies log `-` for bytes.
 public struct AccessLog: Middleware {
@@ -30,7 +35,32 @@ public struct AccessLog: Middleware {
     private func log(_ request: Request, status: Int, bytes: String, start: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - start
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
-        sink("\(request.method) \(request.path) \(status) \(bytes) \(micros)µs")
+        sink("\(AccessLog.escape(request.method.rawValue)) \(AccessLog.escape(request.rawPath)) \(status) \(bytes) \(micros)µs")
+    }
+
+    /// The most bytes of a path written to the log.
+    static let maxLoggedPath = 1024
+
+    /// `text` safe for one log line: printable ASCII is kept, every other
+    /// byte (and `\`) becomes `\xNN`; past ``maxLoggedPath`` bytes it ends with `…`.
+    static func escape(_ text: String) -> String {
+        let utf8 = text.utf8
+        if utf8.count <= maxLoggedPath, utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C }) { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(min(utf8.count, maxLoggedPath) + 16)
+        let hex = Array("0123456789abcdef".utf8)
+        for (index, byte) in utf8.enumerated() {
+            if index == maxLoggedPath {
+                out += Array("…".utf8)
+                break
+            }
+            if byte >= 0x20, byte < 0x7F, byte != 0x5C {
+                out.append(byte)
+            } else {
+                out += [0x5C, UInt8(ascii: "x"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Writes a line to standard error.

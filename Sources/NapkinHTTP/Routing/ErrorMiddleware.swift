@@ -22,7 +22,7 @@ public struct ErrorMiddleware: Middleware {
         if let error = error as? HTTPError {
             return Response.text(error.message, status: error.status)
         }
-        log("error: \(request.method) \(request.path): \(String(reflecting: error))")
+        log("error: \(AccessLog.escape(request.method.rawValue)) \(AccessLog.escape(request.rawPath)): \(AccessLog.escape(String(reflecting: error)))")
         return Response.text("Internal Server Error", status: .internalServerError)
     }
 }

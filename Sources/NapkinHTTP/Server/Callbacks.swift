@@ -27,6 +27,8 @@ enum Callbacks {
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
         let pump = context.state.withLock { s -> BodyPump? in
             s.phase = .delivered
+            core.releaseBody(&s)
+            s.body = []
             return s.pump
         }
         pump?.close()
@@ -59,16 +61,22 @@ enum Callbacks {
             return MHDResult.yes
         }
 
-        // Body chunks: keep up to the limit; past it, discard and answer 413 at the end.
+        // Body chunks: keep up to the limit and within the server's budget for
+        // bodies still arriving; past either, discard and answer at the end.
         if size > 0, let uploadData {
             let keepGoing = context.state.withLock { s -> Bool in
-                if s.tooLarge {
+                if s.tooLarge || s.overBudget {
                     s.discarded += size
                     return s.discarded <= 16 * core.maxBodySize
                 }
                 if s.body.count + size > core.maxBodySize {
                     s.tooLarge = true
-                    s.body = []
+                    core.releaseBody(&s)
+                    return true
+                }
+                guard core.reserveBody(size, in: &s) else {
+                    s.overBudget = true
+                    core.releaseBody(&s)
                     return true
                 }
                 uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { p in
@@ -81,15 +89,17 @@ enum Callbacks {
         }
 
         // Final call.
-        let (tooLarge, phase, body) = context.state.withLock { s -> (Bool, RequestContext.Phase, [UInt8]) in
+        let (tooLarge, overBudget, phase, body) = context.state.withLock { s -> (Bool, Bool, RequestContext.Phase, [UInt8]) in
             let body = s.body
             s.body = []
-            return (s.tooLarge, s.phase, body)
+            // The body is the handler's now: it no longer counts as arriving.
+            core.releaseBody(&s)
+            return (s.tooLarge, s.overBudget, s.phase, body)
         }
         if phase == .delivered { return MHDResult.yes }
-        if tooLarge {
+        if tooLarge || overBudget {
             context.state.withLock { $0.phase = .delivered }
-            ResponseWriter.queue(Callbacks.tooLarge(core), on: connection, context: context, core: core)
+            ResponseWriter.queue(tooLarge ? Callbacks.tooLarge(core) : Callbacks.busy, on: connection, context: context, core: core)
             return MHDResult.yes
         }
         let request = Callbacks.makeRequest(connection, context: context, method: Callbacks.method(method), body: body)
@@ -143,6 +153,15 @@ enum Callbacks {
 
     static func tooLarge(_ core: ServerCore) -> Response {
         var response = Response.text("Payload Too Large: the limit is \(core.maxBodySize) bytes", status: .payloadTooLarge)
+        response.headers["Connection"] = "close"
+        return response
+    }
+
+    /// The answer to a body that arrives while the server already holds its
+    /// whole budget of bodies still arriving.
+    static var busy: Response {
+        var response = Response.text("Service Unavailable: too many uploads in progress, try again shortly", status: .serviceUnavailable)
+        response.headers["Retry-After"] = "1"
         response.headers["Connection"] = "close"
         return response
     }

@@ -36,6 +36,11 @@ public final class HTTPServer: Sendable {
         self.log = log ?? AccessLog.standardError
     }
 
+    /// Bytes of request bodies the server holds right now while they arrive.
+    var bufferedBodyBytes: Int {
+        running.withLock { $0.core?.bufferedBodyBytes.load(ordering: .relaxed) ?? 0 }
+    }
+
     /// The bound port, valid after ``start()`` (with port `0` this is the ephemeral port chosen).
     public var port: Int { running.withLock { $0.port } }
 
@@ -46,7 +51,9 @@ public final class HTTPServer: Sendable {
             guard state.daemon == 0, !state.stopped else { throw HTTPServerError("the server was already started") }
             signal(SIGPIPE, SIG_IGN)
             HTTPServer.raiseFileLimit(to: configuration.connectionLimit + 256)
-            let core = ServerCore(responder: responder, maxBodySize: configuration.maxRequestBodySize, log: log)
+            let core = ServerCore(
+                responder: responder, maxBodySize: configuration.maxRequestBodySize,
+                bodyBudget: configuration.maxBufferedBodyBytes, log: log)
             let cls = Unmanaged.passRetained(core).toOpaque()
             let timeout = max(1, Int(configuration.connectionTimeout.components.seconds))
             errno = 0

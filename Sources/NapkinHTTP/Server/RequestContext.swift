@@ -24,6 +24,10 @@ final class RequestContext: Sendable {
         var body: [UInt8] = []
         var discarded = 0
         var tooLarge = false
+        /// The server's budget for bodies still arriving was spent.
+        var overBudget = false
+        /// Bytes of this body counted against that budget.
+        var reserved = 0
         var phase = Phase.receiving
         var ready: Response?
         var forced = false

@@ -28,6 +28,11 @@ public struct ServerConfiguration: Sendable {
     /// The largest request body accepted; larger bodies are answered 413 (up front when
     /// `Content-Length` says so, otherwise as soon as the limit is passed).
     public var maxRequestBodySize: Int
+    /// The most bytes of request bodies held at once while they are still
+    /// arriving, over all connections. A body that would pass it is
+    /// discarded and answered 503 with `Retry-After`, so slow uploads cannot
+    /// fill memory (each may hold up to ``maxRequestBodySize``).
+    public var maxBufferedBodyBytes: Int
     /// How long ``HTTPServer/shutdown()`` waits for in-flight requests before answering them 503.
     public var shutdownGracePeriod: Duration
 
@@ -41,6 +46,7 @@ public struct ServerConfiguration: Sendable {
         connectionTimeout: Duration = .seconds(30),
         connectionMemoryLimit: Int = 8 * 1024,
         maxRequestBodySize: Int = 1 << 20,
+        maxBufferedBodyBytes: Int = 64 << 20,
         shutdownGracePeriod: Duration = .seconds(10)
     ) {
         self.host = host
@@ -51,6 +57,7 @@ public struct ServerConfiguration: Sendable {
         self.connectionTimeout = connectionTimeout
         self.connectionMemoryLimit = connectionMemoryLimit
         self.maxRequestBodySize = maxRequestBodySize
+        self.maxBufferedBodyBytes = maxBufferedBodyBytes
         self.shutdownGracePeriod = shutdownGracePeriod
     }
 }

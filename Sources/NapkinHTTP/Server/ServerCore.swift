@@ -10,6 +10,11 @@ final class ServerCore: Sendable {
     let maxBodySize: Int
     let log: @Sendable (String) -> Void
     let stopping = Atomic<Bool>(false)
+    /// The most bytes of request bodies held while they are still arriving,
+    /// across all connections.
+    let bodyBudget: Int
+    /// Bytes of request bodies held right now, still arriving.
+    let bufferedBodyBytes = Atomic<Int>(0)
 
     private struct Live {
         var requests: [ObjectIdentifier: RequestContext] = [:]
@@ -20,10 +25,34 @@ final class ServerCore: Sendable {
 
     private let live = Locked(Live())
 
-    init(responder: any HTTPResponder, maxBodySize: Int, log: @escaping @Sendable (String) -> Void) {
+    init(responder: any HTTPResponder, maxBodySize: Int, bodyBudget: Int = .max, log: @escaping @Sendable (String) -> Void) {
         self.responder = responder
         self.maxBodySize = maxBodySize
+        self.bodyBudget = bodyBudget
         self.log = log
+    }
+
+    // MARK: Body budget
+
+    /// Counts `size` more bytes of a body still arriving; `false` when that
+    /// would pass the budget.
+    func reserveBody(_ size: Int, in state: inout RequestContext.State) -> Bool {
+        while true {
+            let held = bufferedBodyBytes.load(ordering: .relaxed)
+            guard held + size <= bodyBudget else { return false }
+            if bufferedBodyBytes.compareExchange(expected: held, desired: held + size, ordering: .relaxed).exchanged {
+                state.reserved += size
+                return true
+            }
+        }
+    }
+
+    /// Gives back what a body counted against the budget.
+    func releaseBody(_ state: inout RequestContext.State) {
+        guard state.reserved > 0 else { return }
+        bufferedBodyBytes.subtract(state.reserved, ordering: .relaxed)
+        state.reserved = 0
+        state.body = []
     }
 
     // MARK: Registry

@@ -1,0 +1,170 @@
+import Synchronization
+import Testing
+@testable import NapkinHTTP
+
+/// What a stranger's connection can and cannot do to a live server.
+@Suite("Hostile clients")
+struct HostileClientTests {
+    static func router(log: LogSink? = nil) -> Router {
+        var router = Router()
+        if let log { router.use(AccessLog(sink: log.write)) }
+        router.get("/hello") { _ in .text("hi") }
+        router.post("/upload") { request in .text("got \(request.body.count)") }
+        return router
+    }
+
+    /// Waits until `condition` holds, checking as the server changes (a
+    /// bound on a real signal, not a pause): fails after `seconds`.
+    static func eventually(_ seconds: Double = 10, _ condition: @Sendable () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw TestConnection.Failure(description: "condition not met in \(seconds)s") }
+            await Task.yield()
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    @Test("slow uploads past the server's body budget are answered 503; abandoned ones give the budget back")
+    func bodyBudget() async throws {
+        let configuration = ServerConfiguration(maxRequestBodySize: 1 << 20, maxBufferedBodyBytes: 250_000)
+        try await withServer(Self.router(), configuration: configuration) { server in
+            let port = server.port
+            // Two uploads that send half their body, then stall.
+            let stalled = try await offPool { () throws -> [TestConnection] in
+                try (0..<2).map { _ in
+                    let connection = try TestConnection(port: port)
+                    try connection.send("POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 200000\r\n\r\n")
+                    try connection.send([UInt8](repeating: 0x61, count: 100_000))
+                    return connection
+                }
+            }
+            try await Self.eventually { server.bufferedBodyBytes == 200_000 }
+            let refused = try await fetch(port, "POST", "/upload", body: [UInt8](repeating: 0x62, count: 100_000))
+            #expect(refused.status == 503)
+            #expect(refused.header("Retry-After") == "1")
+            #expect(server.bufferedBodyBytes == 200_000)
+
+            for connection in stalled { connection.close() }
+            try await Self.eventually { server.bufferedBodyBytes == 0 }
+            let accepted = try await fetch(port, "POST", "/upload", body: [UInt8](repeating: 0x62, count: 100_000))
+            #expect(accepted.status == 200)
+            #expect(accepted.text == "got 100000")
+            #expect(server.bufferedBodyBytes == 0)
+        }
+    }
+
+    @Test("a path with an encoded line break is one escaped log line")
+    func logForging() async throws {
+        let log = LogSink()
+        try await withServer(Self.router(log: log)) { server in
+            let reply = try await fetch(server.port, "/x%0aGET%20/admin%20200")
+            #expect(reply.status == 404)
+            let lines = log.all.filter { !$0.hasPrefix("error:") }
+            #expect(lines.count == 1)
+            #expect(lines.first?.hasPrefix("GET /x%0aGET%20/admin%20200 404 ") == true)
+        }
+        #expect(AccessLog.escape("/a\u{1b}[31m\nb\\") == "/a\\x1b[31m\\x0ab\\x5c")
+        #expect(AccessLog.escape(String(repeating: "a", count: 5000)).utf8.count < 1100)
+    }
+
+    @Test("an overlong URL is answered 414 and oversized headers 431; the server keeps serving")
+    func urlAndHeaderLimits() async throws {
+        try await withServer(Self.router()) { server in
+            let long = try await fetch(server.port, "/" + String(repeating: "a", count: 20_000))
+            #expect(long.status == 414)
+            let headers = (0..<1000).map { ("X-Header-\($0)", "value") }
+            let large = try await fetch(server.port, "/hello", headers: headers)
+            #expect(large.status == 431)
+            #expect(try await fetch(server.port, "/hello").status == 200)
+        }
+    }
+
+    @Test("an HTTP date past what the calendar holds is ignored, not a crash")
+    func hugeIfModifiedSince() async throws {
+        let (root, _) = try StaticFilesTests.makeRoot()
+        try await withServer(StaticFilesTests.router(root)) { server in
+            for date in ["Sun, 06 Nov 99999999999 08:49:37 GMT", "Sun, 99999999999 Nov 1994 08:49:37 GMT",
+                         "Sun, 06 Nov 1994 99999999999:49:37 GMT", "Sun, 06 Nov -99999999999 08:49:37 GMT"] {
+                let reply = try await fetch(server.port, "/napkin.js", headers: [("If-Modified-Since", date)])
+                #expect(reply.status == 200)
+            }
+        }
+    }
+}
+
+/// Every way an event stream's body can end terminates its channel.
+@Suite("Event stream exits")
+struct EventStreamExitTests {
+    /// A route whose channel the test holds, and a signal when it terminates.
+    final class Probe: Sendable {
+        let channels = Mutex<[Channel<[UInt8]>]>([])
+        let (terminations, terminated) = AsyncStream<Void>.makeStream()
+
+        func router() -> Router {
+            var router = Router()
+            router.get("/events") { [self] _ in
+                let channel = Channel<[UInt8]>(policy: .backpressure(capacity: 4))
+                channel.onTermination { [self] in terminated.yield() }
+                channels.withLock { $0.append(channel) }
+                channel.offer(ServerSentEvent(data: "hello").encodedBytes)
+                return .eventStream(channel: channel, heartbeat: .milliseconds(20))
+            }
+            return router
+        }
+
+        func waitForTermination() async throws {
+            let observed = try await within(seconds: 10) { [terminations] in
+                var iterator = terminations.makeAsyncIterator()
+                return await iterator.next() != nil
+            }
+            #expect(observed)
+        }
+    }
+
+    @Test("HEAD: the channel terminates without a byte sent")
+    func head() async throws {
+        let probe = Probe()
+        try await withServer(probe.router()) { server in
+            let reply = try await fetch(server.port, "HEAD", "/events")
+            #expect(reply.status == 200)
+            try await probe.waitForTermination()
+        }
+    }
+
+    @Test("client gone: the channel terminates")
+    func clientGone() async throws {
+        let probe = Probe()
+        try await withServer(probe.router()) { server in
+            try await offPool {
+                let connection = try TestConnection(port: server.port)
+                try connection.sendRequest("GET", "/events")
+                _ = try connection.readHead()
+                _ = try connection.readChunk()
+                connection.close()
+            }
+            try await probe.waitForTermination()
+        }
+    }
+
+    @Test("server shutdown: the client gets what was offered, then the end; the channel terminates")
+    func shutdown() async throws {
+        let probe = Probe()
+        let server = HTTPServer(configuration: .init(), responder: probe.router())
+        try server.start()
+        let connection = try await offPool { () throws -> TestConnection in
+            let connection = try TestConnection(port: server.port)
+            try connection.sendRequest("GET", "/events")
+            _ = try connection.readHead()
+            return connection
+        }
+        probe.channels.withLock { $0.first }?.offer(ServerSentEvent(data: "bye").encodedBytes)
+        await server.shutdown()
+        try await probe.waitForTermination()
+        let rest = try await offPool { () throws -> String in
+            var text = ""
+            while let chunk = try connection.readChunk() { text += String(decoding: chunk, as: UTF8.self) }
+            return text
+        }
+        #expect(rest.contains("data: bye"))
+    }
+}
