@@ -4,7 +4,8 @@ import Synchronization
 /// Serves files from one directory (an app's `Public/`), safely.
 ///
 /// Sends `Content-Type`, `ETag`, `Last-Modified` and `Cache-Control`, answers
-/// `If-None-Match` / `If-Modified-Since` with 304, and handles `HEAD`. It never
+/// `If-None-Match` / `If-Modified-Since` with 304, and handles `HEAD`. Small
+/// files are kept in memory; large ones are sent from disk by the kernel. It never
 /// lists directories and never leaves its root: `..`, encoded separators
 /// (`%2f`, `%5c`), backslashes, NUL, dot-files and symlinks that resolve outside
 /// the root all answer 404. Small files are kept in memory and revalidated
@@ -49,8 +50,12 @@ public struct StaticFiles: HTTPResponder {
             headers.add(name: "Content-Length", value: String(file.size))
             return Response(status: .ok, headers: headers)
         }
-        guard let bytes = file.bytes ?? FileManager.default.contents(atPath: file.resolved).map([UInt8].init) else { return nil }
-        return Response(status: .ok, headers: file.headers, body: .bytes(bytes))
+        if let bytes = file.bytes {
+            return Response(status: .ok, headers: file.headers, body: .bytes(bytes))
+        }
+        // Large files go from disk to socket: memory does not grow with their size.
+        guard let region = FileRegion(path: file.resolved, length: file.size) else { return nil }
+        return Response(status: .ok, headers: file.headers, body: .file(region))
     }
 
     /// The request's path relative to the root, or nil if it is in any way suspicious.
