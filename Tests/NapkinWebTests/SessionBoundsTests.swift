@@ -46,6 +46,38 @@ struct SessionBoundsTests {
         await testApp.stop()
     }
 
+    @Test("a flood of one-page sessions pushes out only its own kind, never a session that came back")
+    func floodEvictsOnlyNewSessions() async throws {
+        let testApp = try await TestApp.start(.inProcess, configuration: NapkinConfiguration(maxSessions: 3))
+        let regular = testApp.client()
+        _ = try await regular.get("/")
+        _ = try await regular.get("/")
+        let regularID = try #require(await regular.sessionID)
+        for _ in 0..<10 { _ = try await testApp.client().get("/") }
+        #expect(testApp.app.sessionCount == 3)
+        #expect(testApp.app.session(id: regularID) != nil)
+        await testApp.stop()
+    }
+
+    @Test("a session never used after its first page expires sooner than one that came back")
+    func newSessionsExpireSooner() async throws {
+        let configuration = NapkinConfiguration(
+            sessionIdleTimeout: .seconds(3600), newSessionIdleTimeout: .seconds(60), idleSweepInterval: .seconds(3600))
+        let testApp = try await TestApp.start(.inProcess, configuration: configuration)
+        let once = testApp.client()
+        _ = try await once.get("/")
+        let onceID = try #require(await once.sessionID)
+        let twice = testApp.client()
+        _ = try await twice.get("/")
+        _ = try await twice.get("/")
+        let twiceID = try #require(await twice.sessionID)
+        testApp.app.advanceSessionClock(by: .seconds(61))
+        await testApp.app.evictIdleSessions()
+        #expect(testApp.app.session(id: onceID) == nil)
+        #expect(testApp.app.session(id: twiceID) != nil)
+        await testApp.stop()
+    }
+
     @Test("when every session has an open tab, the least recently used one goes")
     func floodOfWatchers() async throws {
         let testApp = try await TestApp.start(.inProcess, configuration: NapkinConfiguration(maxSessions: 2))

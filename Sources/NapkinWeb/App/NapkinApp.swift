@@ -37,7 +37,9 @@ public final class NapkinApp {
     ) {
         self.configuration = configuration
         launchTree = { await root(component) }
-        store = SessionStore(idleTimeout: configuration.sessionIdleTimeout, capacity: configuration.maxSessions)
+        store = SessionStore(
+            idleTimeout: configuration.sessionIdleTimeout, newIdleTimeout: configuration.newSessionIdleTimeout,
+            capacity: configuration.maxSessions)
     }
 
     // MARK: - Mounting

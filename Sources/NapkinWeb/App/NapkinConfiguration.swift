@@ -4,6 +4,11 @@ public struct NapkinConfiguration: Sendable {
     public var layout: PageLayout
     /// A session unused for this long is evicted (its tree torn down).
     public var sessionIdleTimeout: Duration
+    /// A session that served one page and was never used again (no second
+    /// request, no open stream) is evicted after this long, and before any
+    /// other when the store is full: all a flood of cookieless requests can
+    /// make is such sessions. At most ``sessionIdleTimeout``.
+    public var newSessionIdleTimeout: Duration
     /// How often idle sessions are looked for; `nil` for a quarter of the
     /// idle timeout, at most a minute.
     public var idleSweepInterval: Duration?
@@ -25,11 +30,13 @@ public struct NapkinConfiguration: Sendable {
     /// The body of the 404 page, shown inside the layout.
     public var notFoundBody: HTML
 
-    /// A configuration with safe defaults: 30-minute idle sessions, 10,000
+    /// A configuration with safe defaults: 30-minute idle sessions (5 minutes
+    /// for one never used after its first page), 10,000
     /// sessions at most, a 2-second settle bound, a strict CSP.
     public init(
         layout: PageLayout = PageLayout(title: "napkin"),
         sessionIdleTimeout: Duration = .seconds(30 * 60),
+        newSessionIdleTimeout: Duration = .seconds(5 * 60),
         idleSweepInterval: Duration? = nil,
         maxSessions: Int = 10_000,
         maxStreamsPerSession: Int = 8,
@@ -41,6 +48,7 @@ public struct NapkinConfiguration: Sendable {
     ) {
         self.layout = layout
         self.sessionIdleTimeout = sessionIdleTimeout
+        self.newSessionIdleTimeout = newSessionIdleTimeout
         self.idleSweepInterval = idleSweepInterval
         self.maxSessions = maxSessions
         self.maxStreamsPerSession = maxStreamsPerSession

@@ -34,6 +34,8 @@ public final class WebSession: LaunchHost {
     var newer: WebSession?
     var older: WebSession?
     var watching = false
+    /// Whether the session was used again after its first page.
+    var returned = false
 
     private var fragments: [String: WeakFragment] = [:]
     private var dirty: [WebViewController] = []
