@@ -24,6 +24,7 @@ public struct HTTPStatus: Hashable, Sendable {
     public static let created = HTTPStatus(code: 201)
     public static let accepted = HTTPStatus(code: 202)
     public static let noContent = HTTPStatus(code: 204)
+    public static let partialContent = HTTPStatus(code: 206)
     public static let movedPermanently = HTTPStatus(code: 301)
     public static let found = HTTPStatus(code: 302)
     public static let seeOther = HTTPStatus(code: 303)
@@ -40,6 +41,7 @@ public struct HTTPStatus: Hashable, Sendable {
     public static let gone = HTTPStatus(code: 410)
     public static let payloadTooLarge = HTTPStatus(code: 413)
     public static let unsupportedMediaType = HTTPStatus(code: 415)
+    public static let rangeNotSatisfiable = HTTPStatus(code: 416)
     public static let unprocessableEntity = HTTPStatus(code: 422)
     public static let tooManyRequests = HTTPStatus(code: 429)
     public static let internalServerError = HTTPStatus(code: 500)
@@ -75,6 +77,7 @@ public struct HTTPStatus: Hashable, Sendable {
         case 411: "Length Required"
         case 413: "Payload Too Large"
         case 414: "URI Too Long"
+        case 416: "Range Not Satisfiable"
         case 415: "Unsupported Media Type"
         case 422: "Unprocessable Entity"
         case 429: "Too Many Requests"

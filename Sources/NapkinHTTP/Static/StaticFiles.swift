@@ -4,8 +4,10 @@ import Synchronization
 /// Serves files from one directory (an app's `Public/`), safely.
 ///
 /// Sends `Content-Type`, `ETag`, `Last-Modified` and `Cache-Control`, answers
-/// `If-None-Match` / `If-Modified-Since` with 304, and handles `HEAD`. Small
-/// files are kept in memory; large ones are sent from disk by the kernel. It never
+/// `If-None-Match` / `If-Modified-Since` with 304, handles `HEAD`, and serves
+/// one byte range (`Range`, `If-Range`) with 206, or 416 when it selects
+/// nothing. Small files are kept in memory; large ones are sent from disk by
+/// the kernel. It never
 /// lists directories and never leaves its root: `..`, encoded separators
 /// (`%2f`, `%5c`), backslashes, NUL, dot-files and symlinks that resolve outside
 /// the root all answer 404. Small files are kept in memory and revalidated
@@ -45,7 +47,42 @@ public struct StaticFiles: HTTPResponder {
         } else if let since = request.headers["If-Modified-Since"], let date = HTTPDate.parse(since), file.mtime <= date {
             return Response(status: .notModified, headers: file.validators)
         }
-        if request.method == .head {
+        switch rangeRequest(request, file: file) {
+        case .whole:
+            return wholeFile(file, head: request.method == .head)
+        case .partial(let range):
+            var headers = file.headers
+            headers.add(name: "Content-Range", value: "bytes \(range.lowerBound)-\(range.upperBound)/\(file.size)")
+            let length = range.count
+            if request.method == .head {
+                headers.add(name: "Content-Length", value: String(length))
+                return Response(status: .partialContent, headers: headers)
+            }
+            if let bytes = file.bytes {
+                return Response(status: .partialContent, headers: headers, body: .bytes(Array(bytes[range])))
+            }
+            guard let region = FileRegion(path: file.resolved, offset: range.lowerBound, length: length) else { return nil }
+            return Response(status: .partialContent, headers: headers, body: .file(region))
+        case .unsatisfiable:
+            var headers = file.validators
+            headers.add(name: "Content-Range", value: "bytes */\(file.size)")
+            return Response(status: .rangeNotSatisfiable, headers: headers)
+        }
+    }
+
+    /// The range to send: the `Range` field's, unless an `If-Range` names
+    /// another version of the file (then the whole new version).
+    private func rangeRequest(_ request: Request, file: StaticFile) -> ByteRangeRequest {
+        guard let range = request.headers["Range"] else { return .whole }
+        if let condition = request.headers["If-Range"]?.trimmingCharacters(in: .whitespaces) {
+            let sameVersion = condition.hasPrefix("\"") ? condition == file.etag : HTTPDate.parse(condition) == file.mtime
+            if !sameVersion { return .whole }
+        }
+        return ByteRangeRequest.parse(range, size: file.size)
+    }
+
+    private func wholeFile(_ file: StaticFile, head: Bool) -> Response? {
+        if head {
             var headers = file.headers
             headers.add(name: "Content-Length", value: String(file.size))
             return Response(status: .ok, headers: headers)
@@ -134,6 +171,7 @@ final class FileCache: Sendable {
         validators.add(name: "Cache-Control", value: cacheControl)
         var headers = validators
         headers.add(name: "Content-Type", value: ContentTypes.forExtension((relative as NSString).pathExtension))
+        headers.add(name: "Accept-Ranges", value: "bytes")
         var bytes: [UInt8]?
         if size <= FileCache.maxCachedFileSize {
             guard let data = FileManager.default.contents(atPath: resolved), data.count == size else { return nil }
