@@ -2,11 +2,12 @@
 ///
 /// napkin's event ids are plain counters, so anything but a small decimal
 /// number is some other client's id (or an attack) and is ignored rather than
-/// guessed at. `UInt64(_:)` alone would also take `+7`.
-enum LastEventID {
+/// guessed at. `UInt64(_:)` alone would also take `+7`. Package-visible because
+/// NapkinWeb reads the header for its event streams.
+package enum LastEventID {
     /// The id as a number: 1–20 ASCII digits, optionally surrounded by spaces,
     /// whose value fits `UInt64`; otherwise nil.
-    static func parse(_ value: String?) -> UInt64? {
+    package static func parse(_ value: String?) -> UInt64? {
         guard var digits = value?.utf8[...] else { return nil }
         while digits.first == UInt8(ascii: " ") { digits.removeFirst() }
         while digits.last == UInt8(ascii: " ") { digits.removeLast() }
