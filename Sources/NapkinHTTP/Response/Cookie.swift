@@ -62,18 +62,30 @@ public struct Cookie: Sendable, Equatable {
     }
 
     /// Parses a `Cookie` request header (`a=1; b=2`) into name → value; the last duplicate wins.
+    ///
+    /// Works on the header's bytes, as browsers and proxies do (RFC 6265 §5.4): as
+    /// Characters, a `;` or `=` followed by a combining mark would stop being a
+    /// separator, and `a=1;\u{301}b=2` would read as one cookie where they see two.
     static func parse(header: String) -> [String: String] {
         var result: [String: String] = [:]
-        for pair in header.split(separator: ";") {
-            guard let eq = pair.firstIndex(of: "=") else { continue }
-            let name = String(pair[..<eq].trimmingSpaces)
-            var value = String(pair[pair.index(after: eq)...].trimmingSpaces)
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
-                value = String(value.dropFirst().dropLast())
+        for pair in header.utf8.split(separator: UInt8(ascii: ";")) {
+            guard let eq = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let name = trimmingWhitespace(pair[..<eq])
+            var value = trimmingWhitespace(pair[pair.index(after: eq)...])
+            if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
+                value = value.dropFirst().dropLast()
             }
-            if !name.isEmpty { result[name] = value }
+            // Cut at ASCII bytes only, so both halves are still whole UTF-8.
+            if !name.isEmpty { result[String(Substring(name))] = String(Substring(value)) }
         }
         return result
+    }
+
+    private static func trimmingWhitespace(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+        var bytes = bytes
+        while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes.removeFirst() }
+        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes.removeLast() }
+        return bytes
     }
 }
 

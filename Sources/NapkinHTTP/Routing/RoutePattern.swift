@@ -33,9 +33,13 @@ struct RoutePattern: Sendable {
                 parameters["*"] = components[index...].joined(separator: "/")
                 return parameters
             case .literal(let text):
-                guard index < components.count, components[index] == text else { return nil }
+                // Byte for byte: String equality would also let a canonically
+                // equivalent spelling (`e` + U+0301 for `é`, U+212A for `K`) through.
+                guard index < components.count, components[index].utf8.elementsEqual(text.utf8) else { return nil }
             case .parameter(let name):
-                guard index < components.count else { return nil }
+                // A component split off as Characters can still hold a `/` byte
+                // (`/` + U+0301 is one Character); a parameter never may.
+                guard index < components.count, !components[index].utf8.contains(UInt8(ascii: "/")) else { return nil }
                 parameters[name] = String(components[index])
             }
             index += 1

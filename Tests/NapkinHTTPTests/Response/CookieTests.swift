@@ -25,3 +25,17 @@ import Testing
         }
     }
 }
+
+@Suite struct CookieParsingTests {
+    @Test func parsesPairs() {
+        #expect(Cookie.parse(header: "a=1; b=\"two\"; c=; =x; flag; a=3") == ["a": "3", "b": "two", "c": ""])
+        #expect(Cookie.parse(header: " \tname = value \t") == ["name": "value"])
+    }
+
+    /// Regression (found by fuzzing): `;` followed by a combining mark is one Character,
+    /// and used to stop separating cookies, unlike in every browser and proxy.
+    @Test func separatorsAreBytes() {
+        #expect(Cookie.parse(header: "k=v;\u{301}n=1") == ["k": "v", "\u{301}n": "1"])
+        #expect(Cookie.parse(header: "k=\u{301}v; a\u{301}=\"\u{301}\"") == ["k": "\u{301}v", "a\u{301}": "\u{301}"])
+    }
+}

@@ -1,0 +1,19 @@
+import Testing
+@testable import NapkinHTTP
+
+@Suite struct RoutePatternTests {
+    @Test func literalsMatchByteForByte() {
+        // Canonically equivalent to the literal, but not the same bytes (found by fuzzing).
+        #expect(RoutePattern("/caf\u{e9}").match(["cafe\u{301}"]) == nil)
+        #expect(RoutePattern("/Key").match(["\u{212A}ey"]) == nil)
+        #expect(RoutePattern("/caf\u{e9}").match(["caf\u{e9}"]) == [:])
+    }
+
+    /// Regression (found by fuzzing): `/` followed by a combining mark is one Character,
+    /// so a path split into Characters could hand a parameter `../\u{301}etc`.
+    @Test func parametersNeverHoldASlash() {
+        #expect(RoutePattern("/files/:name").match(["files", "../\u{301}etc"]) == nil)
+        #expect(RoutePattern("/files/:name").match(["files", "a.txt"]) == ["name": "a.txt"])
+        #expect(RoutePattern("/files/*").match(["files", "a", "b/\u{301}c"]) == ["*": "a/b/\u{301}c"])
+    }
+}
