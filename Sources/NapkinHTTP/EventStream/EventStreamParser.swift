@@ -42,14 +42,16 @@ public struct EventStreamParser: Sendable {
             if let id { lastEventID = id }
             return ServerSentEvent(event: event, data: data, id: id, retry: retry)
         }
-        let text = String(decoding: line, as: UTF8.self)
-        if text.hasPrefix(":") { comments += 1; return nil }
-        var name = text
+        if line.first == 0x3A { comments += 1; return nil }
+        // Split as bytes: a space followed by a combining mark is one
+        // Character, but only the space byte is the separator's.
+        var name = String(decoding: line, as: UTF8.self)
         var value = ""
-        if let colon = text.firstIndex(of: ":") {
-            name = String(text[..<colon])
-            value = String(text[text.index(after: colon)...])
-            if value.hasPrefix(" ") { value.removeFirst() }
+        if let colon = line.firstIndex(of: 0x3A) {
+            name = String(decoding: line[..<colon], as: UTF8.self)
+            var start = line.index(after: colon)
+            if start < line.endIndex, line[start] == 0x20 { start += 1 }
+            value = String(decoding: line[start...], as: UTF8.self)
         }
         switch name {
         case "data":

@@ -56,13 +56,15 @@ public struct Request: Sendable {
 
     /// Splits a request target into raw path, decoded path and decoded query (malformed query pairs are skipped).
     static func parseTarget(_ target: String) -> (raw: String, path: String, query: [String: String]) {
+        // Searched as bytes: a `?` or `#` followed by a combining mark is not
+        // that Character, but it is still the delimiter.
         var raw = Substring(target)
         var queryPart: Substring = ""
-        if let q = target.firstIndex(of: "?") {
-            raw = target[..<q]
-            queryPart = target[target.index(after: q)...]
+        if let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            raw = Substring(target.utf8[..<q])
+            queryPart = Substring(target.utf8[target.utf8.index(after: q)...])
         }
-        if let hash = raw.firstIndex(of: "#") { raw = raw[..<hash] }
+        if let hash = raw.utf8.firstIndex(of: UInt8(ascii: "#")) { raw = Substring(raw.utf8[..<hash]) }
         let path = URLEncoding.decodeLenient(raw.utf8)
         var query: [String: String] = [:]
         if !queryPart.isEmpty {

@@ -70,7 +70,9 @@ public struct Router: HTTPResponder {
     }
 
     private static func dispatch(_ request: Request, routes: [Route], fallback: (any HTTPResponder)?) async throws -> Response {
-        let components = request.path.split(separator: "/", omittingEmptySubsequences: true)
+        // Split on the byte, not the Character: `/` followed by a combining
+        // mark is one Character, and must still separate components.
+        let components = request.path.utf8.split(separator: UInt8(ascii: "/")).map { Substring($0) }
         var allowed: [HTTPMethod] = []
         var getMatch: (Route, [String: String])?
         for route in routes {

@@ -254,7 +254,7 @@ public final class NapkinApp {
         guard request.method == .get else {
             return Response(status: .ok, headers: ["Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"])
         }
-        let lastEventID = (request.headers["Last-Event-ID"] ?? request.query["last-event-id"]).flatMap { UInt64($0) }
+        let lastEventID = (request.headers["Last-Event-ID"] ?? request.query["last-event-id"]).flatMap(LastEventID.parse)
         let stream = session.openStream(lastEventID: lastEventID)
         return .eventStream(channel: stream, heartbeat: configuration.heartbeat)
     }

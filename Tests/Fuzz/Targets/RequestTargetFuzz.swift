@@ -12,13 +12,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(target.utf8)
     var rawBytes = bytes.split(separator: UInt8(ascii: "?"), maxSplits: 1, omittingEmptySubsequences: false).first ?? []
     rawBytes = rawBytes.split(separator: UInt8(ascii: "#"), maxSplits: 1, omittingEmptySubsequences: false).first ?? []
-    // Known, reported: `parseTarget` looks for `?` and `#` as Characters, and one
-    // followed by a combining mark is not that Character. Drop this exception once
-    // it searches the bytes.
-    let characterRaw = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first
-        .map { $0.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" } ?? ""
-    let knownIssue = Array(characterRaw.utf8) != Array(rawBytes)
-    require(knownIssue || Array(raw.utf8) == Array(rawBytes), "raw path of \(show(target)) is \(show(raw))")
+    require(Array(raw.utf8) == Array(rawBytes), "raw path of \(show(target)) is \(show(raw))")
     require(path == URLEncoding.decodeLenient(Substring(raw).utf8), "path of \(show(target)) is \(show(path))")
 
     // Whatever was decoded comes back unchanged from its plain encoding.
