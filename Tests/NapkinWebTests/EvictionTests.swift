@@ -3,7 +3,7 @@ import NapkinTesting
 import Testing
 @testable import NapkinWeb
 
-@Suite("Eviction")
+@Suite("Eviction", .timeLimit(.minutes(1)))
 @MainActor
 struct EvictionTests {
     @Test("evicting a session deactivates its tree, cancels its tasks and releases every napkin")

@@ -3,7 +3,7 @@ import NapkinTesting
 import Testing
 @testable import NapkinWeb
 
-@Suite("Sessions")
+@Suite("Sessions", .timeLimit(.minutes(1)))
 @MainActor
 struct SessionTests {
     @Test("the first page creates a session with a safe cookie and renders the tree", arguments: TestApp.Mode.allCases)

@@ -6,7 +6,7 @@ import Testing
 @testable import RibHouse
 
 /// The JSON side: the API routes, announcements, and page trees for curl.
-@Suite("Rib House JSON and announcements")
+@Suite("Rib House JSON and announcements", .timeLimit(.minutes(1)))
 @MainActor
 struct RibHouseAPITests {
     struct Text: Encodable { let text: String }
@@ -150,7 +150,7 @@ struct RibHouseAPITests {
     }
 }
 
-@Suite("Rib House services")
+@Suite("Rib House services", .timeLimit(.minutes(1)))
 struct RibHouseServiceTests {
     @Test func namesAreTrimmedAndBounded() throws {
         #expect(try LoginError.validate(name: "  Ada \n") == "Ada")

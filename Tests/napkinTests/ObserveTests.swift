@@ -19,7 +19,7 @@ private final actor Follower: Interactable {
     }
 }
 
-@Suite("Observe")
+@Suite("Observe", .timeLimit(.minutes(1)))
 struct ObserveTests {
     @Test("observe hands over the current value, then every change, and awaited delivery waits for the handler")
     func followsInOrder() async {

@@ -1,7 +1,7 @@
 import Testing
 import napkin
 
-@Suite("Router")
+@Suite("Router", .timeLimit(.minutes(1)))
 @MainActor
 struct RouterTests {
     @Test("attachChild activates the child, then loads it; didLoad runs once")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import NapkinHTTP
 
-@Suite struct CookieTests {
+@Suite(.timeLimit(.minutes(1))) struct CookieTests {
     @Test func headerValueHasEveryAttribute() {
         let cookie = Cookie(name: "sid", value: "abc", path: "/", domain: "example.com", maxAge: 3600,
                             expires: Date(timeIntervalSince1970: 784_111_777), secure: true, httpOnly: true, sameSite: .lax)

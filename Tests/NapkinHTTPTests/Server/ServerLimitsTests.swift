@@ -2,7 +2,7 @@ import Testing
 @testable import NapkinHTTP
 
 /// The protective limits of ``ServerConfiguration`` hold on a real socket.
-@Suite struct ServerLimitsTests {
+@Suite(.timeLimit(.minutes(1))) struct ServerLimitsTests {
     static func router() -> Router {
         var router = Router()
         router.get("/hello") { _ in .text("hi") }
