@@ -19,7 +19,15 @@ final class TestApp {
     private var server: HTTPServer?
     private(set) var port = 0
 
+    /// How long a post waits for its consequences: napkin's 2 s default is
+    /// too tight under ThreadSanitizer, where a post would answer before
+    /// its change is applied.
+    static let settleTimeout: Duration = .seconds(10)
+
     init(configuration: NapkinConfiguration = NapkinConfiguration(layout: PageLayout(title: "Test"))) {
+        var configuration = configuration
+        // A test that sets its own settle timeout keeps it.
+        if configuration.settleTimeout == NapkinConfiguration().settleTimeout { configuration.settleTimeout = Self.settleTimeout }
         app = NapkinApp(component: component, configuration: configuration) { component in
             HomeBuilder(dependency: component).build()
         }
