@@ -183,5 +183,11 @@ struct RibHouseServiceTests {
         #expect(await iterator.next()?.round == 2, "one loop: rounds go up by one")
         await pit.stop()
         #expect(await pit.subscriberCount == 1)
+        // Stopped means no loop is left, not even one a second start made:
+        // over ten intervals the round stays put. (Nothing signals that
+        // nothing happens, so this one waits.)
+        let stoppedAt = await pit.current.round
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(await pit.current.round == stoppedAt, "a loop still ticks after stop()")
     }
 }
