@@ -160,6 +160,23 @@ final class TestConnection: Sendable {
         return reply
     }
 
+    /// Whether the server hung up without a byte of reply (EOF or a reset),
+    /// rather than answering. Throws if it does neither within the timeout,
+    /// so a server that silently ignores the connection does not count as a refusal.
+    func hungUpWithoutReply() throws -> Bool {
+        if buffer.withLock({ !$0.isEmpty }) { return false }
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, 0)
+        if n > 0 { return false }
+        if n == 0 { return true }
+        let error = errno
+        if error == ECONNRESET { return true }
+        if error == EAGAIN || error == EWOULDBLOCK {
+            throw Failure(description: "the server neither answered nor hung up within \(timeoutSeconds) s")
+        }
+        throw Failure(description: "recv failed: errno \(error)")
+    }
+
     /// Whether the server has closed the connection (reads EOF).
     func readsEOF() throws -> Bool {
         if buffer.withLock({ !$0.isEmpty }) { return false }
