@@ -114,8 +114,9 @@ public final class EventStreamReader: Sendable {
         return event
     }
 
-    /// The next patch for which `matches` holds, skipping others.
-    public func nextPatch(
+    /// The next patch for which `matches` holds, skipping others. Runs on
+    /// the caller's actor, so `matches` may capture the test's own state.
+    nonisolated(nonsending) public func nextPatch(
         timeout: Duration = .seconds(10), where matches: (Patch) -> Bool = { _ in true }
     ) async throws -> Patch {
         let deadline = ContinuousClock.now + timeout
