@@ -3,7 +3,7 @@ import NapkinTesting
 import Testing
 @testable import NapkinWeb
 
-@Suite("Form actions")
+@Suite("Form actions", .timeLimit(.minutes(1)))
 @MainActor
 struct ActionTests {
     @Test("a plain post answers 303 back to the page, which shows the new state", arguments: TestApp.Mode.allCases)

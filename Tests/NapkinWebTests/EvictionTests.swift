@@ -3,7 +3,7 @@ import NapkinTesting
 import Testing
 @testable import NapkinWeb
 
-@Suite("Eviction")
+@Suite("Eviction", .timeLimit(.minutes(1)))
 @MainActor
 struct EvictionTests {
     @Test("evicting a session deactivates its tree, cancels its tasks and releases every napkin")
@@ -17,7 +17,7 @@ struct EvictionTests {
         #expect(await testApp.component.counter.values.subscriberCount == 2)
 
         await testApp.app.evict(sessionID: id)
-        await probe.waitForTasks()
+        try await probe.waitForTasks()
         #expect(testApp.app.sessionCount == 0)
         #expect(probe.liveObjects == 0)
         #expect(await testApp.component.counter.values.subscriberCount == 0)
@@ -36,7 +36,7 @@ struct EvictionTests {
         #expect(testApp.app.sessionCount == 1)
         testApp.app.advanceSessionClock(by: .seconds(61))
         await testApp.app.evictIdleSessions()
-        await testApp.component.probe.waitForTasks()
+        try await testApp.component.probe.waitForTasks()
         #expect(testApp.app.sessionCount == 0)
         #expect(testApp.component.probe.liveObjects == 0)
         await testApp.stop()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import NapkinWeb
 
-@Suite("HTML")
+@Suite("HTML", .timeLimit(.minutes(1)))
 struct HTMLTests {
     @Test("interpolated text is escaped; literals and HTML values are markup")
     func escaping() {
@@ -44,7 +44,7 @@ struct HTMLTests {
     }
 }
 
-@Suite("Patch encoding")
+@Suite("Patch encoding", .timeLimit(.minutes(1)))
 struct PatchEncodingTests {
     @Test("a patch's JSON decodes back to its id and html, with no raw angle brackets")
     func patchJSON() throws {

@@ -4,7 +4,7 @@ import NapkinTesting
 import Testing
 @testable import NapkinWeb
 
-@Suite("Live updates")
+@Suite("Live updates", .timeLimit(.minutes(1)))
 @MainActor
 struct LiveUpdateTests {
     @Test("a presenter change becomes a patch of its fragment on the session's stream", arguments: TestApp.Mode.allCases)

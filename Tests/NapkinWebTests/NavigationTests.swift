@@ -3,7 +3,7 @@ import NapkinTesting
 import Testing
 @testable import NapkinWeb
 
-@Suite("Navigation and the tree")
+@Suite("Navigation and the tree", .timeLimit(.minutes(1)))
 @MainActor
 struct NavigationTests {
     @Test("a path attaches a child; leaving it detaches the child and cancels its bound tasks", arguments: TestApp.Mode.allCases)

@@ -1,9 +1,10 @@
+import Foundation
 import NapkinHTTP
 import NapkinTesting
 import Testing
 @testable import NapkinWeb
 
-@Suite("Sessions")
+@Suite("Sessions", .timeLimit(.minutes(1)))
 @MainActor
 struct SessionTests {
     @Test("the first page creates a session with a safe cookie and renders the tree", arguments: TestApp.Mode.allCases)
@@ -43,8 +44,14 @@ struct SessionTests {
 
     @Test("static files, API routes and the event stream never create a session", arguments: TestApp.Mode.allCases)
     func noSessionOutsidePages(mode: TestApp.Mode) async throws {
-        let testApp = try await TestApp.start(mode)
+        let publicDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Public").standardized.path
+        let testApp = try await TestApp.start(mode, publicDirectory: publicDirectory)
         let client = testApp.client()
+        let script = try await client.get("/napkin.js")
+        #expect(script.status == 200)
+        #expect(script.headers["Content-Type"]?.hasPrefix("text/javascript") == true)
+        #expect(script.headers["Set-Cookie"] == nil)
         let ping = try await client.get("/api/ping")
         #expect(ping.text == "pong")
         let events = try await client.events()

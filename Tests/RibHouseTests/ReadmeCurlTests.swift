@@ -5,7 +5,7 @@ import Testing
 
 /// The README's "Rib House with curl" block, run as written against a live
 /// Rib House, so the examples never rot.
-@Suite("README curl examples")
+@Suite("README curl examples", .timeLimit(.minutes(1)))
 @MainActor
 struct ReadmeCurlTests {
     /// The repository's README.md, found from this file.

@@ -7,7 +7,7 @@ import napkin
 
 /// The README's Swift examples: the copies in `ReadmeExamples/` match the
 /// README, compile (they are part of this target), and do what the README says.
-@Suite("README Swift examples")
+@Suite("README Swift examples", .timeLimit(.minutes(1)))
 @MainActor
 struct ReadmeExamplesTests {
     /// A host for the two-napkin tree of "The rings".

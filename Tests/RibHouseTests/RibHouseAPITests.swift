@@ -6,7 +6,7 @@ import Testing
 @testable import RibHouse
 
 /// The JSON side: the API routes, announcements, and page trees for curl.
-@Suite("Rib House JSON and announcements")
+@Suite("Rib House JSON and announcements", .timeLimit(.minutes(1)))
 @MainActor
 struct RibHouseAPITests {
     struct Text: Encodable { let text: String }
@@ -150,7 +150,7 @@ struct RibHouseAPITests {
     }
 }
 
-@Suite("Rib House services")
+@Suite("Rib House services", .timeLimit(.minutes(1)))
 struct RibHouseServiceTests {
     @Test func namesAreTrimmedAndBounded() throws {
         #expect(try LoginError.validate(name: "  Ada \n") == "Ada")
@@ -183,5 +183,11 @@ struct RibHouseServiceTests {
         #expect(await iterator.next()?.round == 2, "one loop: rounds go up by one")
         await pit.stop()
         #expect(await pit.subscriberCount == 1)
+        // Stopped means no loop is left, not even one a second start made:
+        // over ten intervals the round stays put. (Nothing signals that
+        // nothing happens, so this one waits.)
+        let stoppedAt = await pit.current.round
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(await pit.current.round == stoppedAt, "a loop still ticks after stop()")
     }
 }

@@ -7,7 +7,7 @@ import Testing
 
 /// Rib House end to end through NapkinTesting: in-process (the app's real
 /// router, no socket) and live (a real server on 127.0.0.1).
-@Suite("Rib House flows")
+@Suite("Rib House flows", .timeLimit(.minutes(1)))
 @MainActor
 struct RibHouseFlowTests {
     @Test("log in, open the Pit Board, see it live, leave it (its task ends), log out",

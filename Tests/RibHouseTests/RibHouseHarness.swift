@@ -18,6 +18,15 @@ final class RibHouseHarness {
     /// How often the pit ticks in tests.
     static let pitInterval: Duration = .milliseconds(50)
 
+    /// Rib House's configuration with room to settle: napkin's 2 s default
+    /// is too tight under ThreadSanitizer, where a post would answer before
+    /// its change is applied.
+    static let configuration: NapkinConfiguration = {
+        var configuration = RibHouseApp.configuration
+        configuration.settleTimeout = .seconds(10)
+        return configuration
+    }()
+
     let ribHouse: RibHouseApp
     private var server: HTTPServer?
 
@@ -28,7 +37,8 @@ final class RibHouseHarness {
     /// Builds Rib House; serves it on `127.0.0.1:0` in `.live` mode. With
     /// `ticking` the pit's loop runs; without, only `tick()` moves the pit.
     static func start(_ mode: Mode, ticking: Bool = true) async throws -> RibHouseHarness {
-        let harness = RibHouseHarness(ribHouse: RibHouseApp.make(publicDirectory: nil, pitInterval: pitInterval, accessLog: false))
+        let harness = RibHouseHarness(ribHouse: RibHouseApp.make(
+            configuration: configuration, publicDirectory: nil, pitInterval: pitInterval, accessLog: false))
         if mode == .live {
             let server = HTTPServer(configuration: ServerConfiguration(port: 0), responder: harness.ribHouse.router)
             try server.start()

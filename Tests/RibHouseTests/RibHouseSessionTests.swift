@@ -6,7 +6,7 @@ import Testing
 
 /// Rib House's sessions against fixation: the id changes whenever who is
 /// signed in changes.
-@Suite("Rib House sessions")
+@Suite("Rib House sessions", .timeLimit(.minutes(1)))
 @MainActor
 struct RibHouseSessionTests {
     @Test("login and logout each give the session a new id; a planted id never signs anyone in",

@@ -27,7 +27,7 @@ private final class StagedBuilder: SimpleMultiStageComponentizedBuilder<LeafComp
     }
 }
 
-@Suite("Builders")
+@Suite("Builders", .timeLimit(.minutes(1)))
 @MainActor
 struct BuilderTests {
     @Test("a componentized builder makes a fresh component per build from the dynamic dependency")

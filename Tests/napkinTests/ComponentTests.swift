@@ -36,7 +36,7 @@ private final class ChildComponent: Component<any ChildDependency>, @unchecked S
     var inherited: Service { dependency.base }
 }
 
-@Suite("Component")
+@Suite("Component", .timeLimit(.minutes(1)))
 struct ComponentTests {
     @Test("shared runs its factory once per key under 200 concurrent callers")
     func sharedIsOncePerKey() async {

@@ -62,7 +62,7 @@ private final class Gate: Sendable {
     func open() { continuation.yield() }
 }
 
-@Suite("Interactor lifecycle")
+@Suite("Interactor lifecycle", .timeLimit(.minutes(1)))
 struct InteractorLifecycleTests {
     @Test("activate and deactivate are idempotent and call the hooks once each")
     func idempotent() async {

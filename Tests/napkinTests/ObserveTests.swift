@@ -19,7 +19,7 @@ private final actor Follower: Interactable {
     }
 }
 
-@Suite("Observe")
+@Suite("Observe", .timeLimit(.minutes(1)))
 struct ObserveTests {
     @Test("observe hands over the current value, then every change, and awaited delivery waits for the handler")
     func followsInOrder() async {
@@ -41,7 +41,8 @@ struct ObserveTests {
         await source.deliver(2)
         await follower.deactivate()
         #expect(await source.subscriberCount == 0)
-        await source.send(3)
+        // Awaited: a live observation would have handled 3 before this returns.
+        await source.deliver(3)
         #expect(follower.seen.all == ["1", "2"])
     }
 
@@ -50,7 +51,13 @@ struct ObserveTests {
         let source = StateBroadcaster(7)
         let follower = Follower(source: source)
         let called = Counter()
-        follower.observe(await source.subscribe()) { _ in called.increment() }
+        // Settled: a handler running for the replayed 7 or the 8 would be
+        // waited for before the settlement reports.
+        let (_, report) = await Settlement.run(timeout: .seconds(10)) {
+            follower.observe(await source.subscribe()) { _ in called.increment() }
+            await source.send(8)
+        }
+        #expect(report.settled)
         #expect(await source.subscriberCount == 0)
         #expect(called.value == 0)
     }

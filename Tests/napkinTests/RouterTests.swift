@@ -1,7 +1,7 @@
 import Testing
 import napkin
 
-@Suite("Router")
+@Suite("Router", .timeLimit(.minutes(1)))
 @MainActor
 struct RouterTests {
     @Test("attachChild activates the child, then loads it; didLoad runs once")
@@ -73,7 +73,7 @@ struct RouterTests {
     }
 
     @Test("a detached 3-level tree is released completely")
-    func detachedTreeIsReleased() async {
+    func detachedTreeIsReleased() async throws {
         let tree = TestTree()
         let root = tree.make("root")
         var routers: [Weak<TestRouter>] = []
@@ -94,7 +94,7 @@ struct RouterTests {
             }
             await root.detachChild(level1)
         }
-        await tree.tasks.waitForAll()
+        try await tree.tasks.waitForAll()
         #expect(routers.allSatisfy { $0.value == nil })
         #expect(interactors.allSatisfy { $0.value == nil })
         #expect(presenters.allSatisfy { $0.value == nil })

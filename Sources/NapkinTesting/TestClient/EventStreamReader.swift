@@ -21,6 +21,9 @@ public final class EventStreamReader: Sendable {
     private struct State {
         var queue: [ServerSentEvent] = []
         var waiter: CheckedContinuation<ServerSentEvent?, any Error>?
+        /// Which call of `next` the waiter belongs to, so that a timer
+        /// firing late cannot fail a later call.
+        var waiterCall: UInt64 = 0
         var finished = false
     }
 
@@ -79,41 +82,63 @@ public final class EventStreamReader: Sendable {
 
     /// The next event, waiting at most `timeout` (a failure bound, not a pause).
     public func next(timeout: Duration = .seconds(10)) async throws -> ServerSentEvent {
+        let call = state.withLock { state in
+            state.waiterCall += 1
+            return state.waiterCall
+        }
         let timer = Task { [state] in
             try await Task.sleep(for: timeout)
             let waiter = state.withLock { state in
+                guard state.waiterCall == call else { return nil as CheckedContinuation<ServerSentEvent?, any Error>? }
                 defer { state.waiter = nil }
                 return state.waiter
             }
             waiter?.resume(throwing: TestClientError.timedOut(timeout))
         }
         defer { timer.cancel() }
-        let event = try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<ServerSentEvent?, any Error>) in
-            let ready: ServerSentEvent?? = state.withLock { state in
-                if !state.queue.isEmpty { return .some(state.queue.removeFirst()) }
-                if state.finished { return .some(nil) }
-                state.waiter = waiter
-                return nil
+        let event = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<ServerSentEvent?, any Error>) in
+                let ready: ServerSentEvent?? = state.withLock { state in
+                    if !state.queue.isEmpty { return .some(state.queue.removeFirst()) }
+                    if state.finished { return .some(nil) }
+                    state.waiter = waiter
+                    return nil
+                }
+                if let ready { waiter.resume(returning: ready) }
             }
-            if let ready { waiter.resume(returning: ready) }
+        } onCancel: { [state] in
+            let waiter = state.withLock { state in
+                guard state.waiterCall == call else { return nil as CheckedContinuation<ServerSentEvent?, any Error>? }
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(throwing: CancellationError())
         }
         guard let event else { throw TestClientError.streamEnded }
         return event
     }
 
-    /// The next patch for which `matches` holds, skipping others.
-    public func nextPatch(
-        timeout: Duration = .seconds(10), where matches: @Sendable (Patch) -> Bool = { _ in true }
+    /// The next patch for which `matches` holds, skipping others. Runs on
+    /// the caller's actor, so `matches` may capture the test's own state.
+    nonisolated(nonsending) public func nextPatch(
+        timeout: Duration = .seconds(10), where matches: (Patch) -> Bool = { _ in true }
     ) async throws -> Patch {
         let deadline = ContinuousClock.now + timeout
+        var skipped: [String] = []
         while true {
             let remaining = deadline - ContinuousClock.now
-            guard remaining > .zero else { throw TestClientError.timedOut(timeout) }
-            let event = try await next(timeout: remaining)
+            guard remaining > .zero else { throw TestClientError.noPatch(within: timeout, skipped: skipped) }
+            let event: ServerSentEvent
+            do {
+                event = try await next(timeout: remaining)
+            } catch TestClientError.timedOut {
+                throw TestClientError.noPatch(within: timeout, skipped: skipped)
+            }
             guard event.event == "patch" else { continue }
             var patch = try JSONDecoder().decode(Patch.self, from: Data(event.data.utf8))
             patch.eventID = event.id.flatMap { UInt64($0) }
             if matches(patch) { return patch }
+            skipped.append(patch.id)
         }
     }
 }

@@ -75,6 +75,9 @@ final class SocketConnection: Sendable {
         self.chunks = chunks
     }
 
+    /// How long connecting, and each send, may block.
+    static let sendTimeoutSeconds = 10
+
     static func open(host: String, port: Int) async throws -> SocketConnection {
         let fd = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
             Thread.detachNewThread {
@@ -99,6 +102,12 @@ final class SocketConnection: Sendable {
     private static func connect(host: String, port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HTTPError(.serviceUnavailable, "socket() failed") }
+        // Bounds connecting and each send: a server that accepts nothing or
+        // reads nothing fails the request instead of blocking its thread.
+        // (Reads have no such bound: an event stream may idle; the client's
+        // deadlines bound them.)
+        var limit = timeval(tv_sec: Int(sendTimeoutSeconds), tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -109,8 +118,9 @@ final class SocketConnection: Sendable {
             }
         }
         guard result == 0 else {
+            let reason = errno == EINPROGRESS || errno == EAGAIN ? "no answer within \(sendTimeoutSeconds) s" : "errno \(errno)"
             Glibc.close(fd)
-            throw HTTPError(.serviceUnavailable, "cannot connect to \(host):\(port)")
+            throw HTTPError(.serviceUnavailable, "cannot connect to \(host):\(port) (\(reason))")
         }
         return fd
     }

@@ -55,7 +55,14 @@ public actor TestClient {
     public func send(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = []) async throws -> TestResponse {
         let response = try await exchange(method, target, headers: headers, body: body)
         var bytes: [UInt8] = []
-        for try await chunk in response.body.chunks() { bytes += chunk }
+        let body = response.body
+        bytes = try await withDeadline(
+            Self.responseTimeout, TestClientError.noResponse("the body of \(method) \(target)", within: Self.responseTimeout)
+        ) {
+            var bytes: [UInt8] = []
+            for try await chunk in body.chunks() { bytes += chunk }
+            return bytes
+        }
         return TestResponse(status: response.status.code, headers: response.headers, body: bytes)
     }
 
@@ -140,7 +147,12 @@ public actor TestClient {
         if !cookies.isEmpty {
             headers["Cookie"] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
         }
-        let response = try await transport.send(Request(method: method, target: target, headers: headers, body: body))
+        let request = Request(method: method, target: target, headers: headers, body: body)
+        let response = try await withDeadline(
+            Self.responseTimeout, TestClientError.noResponse("\(method) \(target)", within: Self.responseTimeout)
+        ) { [transport] in
+            try await transport.send(request)
+        }
         for header in response.headers.values(for: "Set-Cookie") {
             guard let pair = header.split(separator: ";").first, let equals = pair.firstIndex(of: "=") else { continue }
             cookies[pair[..<equals].trimmingWhitespace()] = String(pair[pair.index(after: equals)...])
@@ -153,14 +165,25 @@ public actor TestClient {
 public enum TestClientError: Error, CustomStringConvertible {
     case noSuchForm(button: String, available: [String])
     case streamEnded
+    /// No event came on the stream in time.
     case timedOut(Duration)
+    /// No patch that matched came in time; `skipped` are the fragment ids
+    /// of the patches that came but did not match.
+    case noPatch(within: Duration, skipped: [String])
+    /// The request (or its body) did not complete in time.
+    case noResponse(String, within: Duration)
 
     public var description: String {
         switch self {
         case .noSuchForm(let button, let available):
             "no form with a button \"\(button)\" (buttons on the page: \(available))"
         case .streamEnded: "the event stream ended"
-        case .timedOut(let limit): "no matching event within \(limit)"
+        case .timedOut(let limit): "no event within \(limit)"
+        case .noPatch(let limit, let skipped):
+            skipped.isEmpty
+                ? "no patch within \(limit)"
+                : "no matching patch within \(limit) (skipped patches of \(skipped.joined(separator: ", ")))"
+        case .noResponse(let request, let limit): "no response to \(request) within \(limit)"
         }
     }
 }

@@ -4,7 +4,7 @@ import Testing
 
 /// Event streams through a real server: heartbeats, Last-Event-ID, and cleanup
 /// when the client goes away.
-@Suite struct EventStreamServerTests {
+@Suite(.timeLimit(.minutes(1))) struct EventStreamServerTests {
     /// Reads chunks until `count` events (and optionally `comments` heartbeats) have arrived.
     static func readEvents(_ connection: TestConnection, count: Int, comments: Int = 0) throws -> (events: [ServerSentEvent], comments: Int) {
         var parser = EventStreamParser()
@@ -90,7 +90,7 @@ import Testing
     }
 }
 
-@Suite struct EventStreamHeadTests {
+@Suite(.timeLimit(.minutes(1))) struct EventStreamHeadTests {
     @Test func headOnAnEventStreamCancelsTheProducer() async throws {
         let (cancellations, cancelled) = AsyncStream<Void>.makeStream()
         // The producer stays subscribed (its continuation is alive): only cancellation can end it.

@@ -1,7 +1,7 @@
 import Testing
 @testable import NapkinHTTP
 
-@Suite struct LastEventIDTests {
+@Suite(.timeLimit(.minutes(1))) struct LastEventIDTests {
     @Test func acceptsDecimalCounters() {
         #expect(LastEventID.parse("0") == 0)
         #expect(LastEventID.parse("42") == 42)

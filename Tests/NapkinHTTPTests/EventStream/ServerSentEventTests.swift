@@ -1,7 +1,7 @@
 import Testing
 @testable import NapkinHTTP
 
-@Suite struct ServerSentEventTests {
+@Suite(.timeLimit(.minutes(1))) struct ServerSentEventTests {
     @Test func encodesEveryField() {
         let event = ServerSentEvent(event: "patch", data: "line one\nline two", id: "42", retry: 1500)
         #expect(event.encoded == "event: patch\nid: 42\nretry: 1500\ndata: line one\ndata: line two\n\n")

@@ -2,7 +2,7 @@ import Testing
 @testable import NapkinHTTP
 
 /// Body decoding through a real server: the status codes a client actually sees.
-@Suite struct BodyDecodingTests {
+@Suite(.timeLimit(.minutes(1))) struct BodyDecodingTests {
     struct Signup: Codable { var email: String; var age: Int }
 
     static func router() -> Router {

@@ -1,7 +1,7 @@
 import Testing
 @testable import NapkinHTTP
 
-@Suite struct FormDecoderTests {
+@Suite(.timeLimit(.minutes(1))) struct FormDecoderTests {
     enum Size: String, Decodable { case small, large }
     struct Order: Decodable, Equatable {
         var name: String

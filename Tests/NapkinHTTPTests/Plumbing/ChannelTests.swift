@@ -4,7 +4,7 @@ import Testing
 
 /// Every road through a ``Channel``'s lifecycle ends in one termination,
 /// run once, leaving nothing behind.
-@Suite("Channel")
+@Suite("Channel", .timeLimit(.minutes(1)))
 struct ChannelTests {
     /// Counts termination handler runs.
     final class Terminations: Sendable {

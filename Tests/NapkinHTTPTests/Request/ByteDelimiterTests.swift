@@ -3,7 +3,7 @@ import Testing
 
 /// Delimiters are bytes: a `/`, `?`, `#` or space followed by a combining
 /// mark is one Character in Swift, but still the delimiter on the wire.
-@Suite("Delimiters as bytes")
+@Suite("Delimiters as bytes", .timeLimit(.minutes(1)))
 struct ByteDelimiterTests {
     @Test("the query starts at the `?` byte, the fragment at the `#` byte")
     func target() {

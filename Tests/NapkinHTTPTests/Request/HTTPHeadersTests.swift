@@ -1,7 +1,7 @@
 import Testing
 @testable import NapkinHTTP
 
-@Suite struct HTTPHeadersTests {
+@Suite(.timeLimit(.minutes(1))) struct HTTPHeadersTests {
     @Test func namesAreCaseInsensitive() {
         var headers: HTTPHeaders = ["Content-Type": "text/plain"]
         #expect(headers["content-type"] == "text/plain")

@@ -1,7 +1,7 @@
 import Testing
 @testable import NapkinHTTP
 
-@Suite struct RequestTests {
+@Suite(.timeLimit(.minutes(1))) struct RequestTests {
     @Test func targetIsDecoded() {
         let request = Request(method: .get, target: "/a%20b/c?x=1&y=hello+world&z=%C3%A9&x=2&flag")
         #expect(request.path == "/a b/c")

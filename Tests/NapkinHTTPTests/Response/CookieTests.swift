@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import NapkinHTTP
 
-@Suite struct CookieTests {
+@Suite(.timeLimit(.minutes(1))) struct CookieTests {
     @Test func headerValueHasEveryAttribute() {
         let cookie = Cookie(name: "sid", value: "abc", path: "/", domain: "example.com", maxAge: 3600,
                             expires: Date(timeIntervalSince1970: 784_111_777), secure: true, httpOnly: true, sameSite: .lax)
@@ -26,7 +26,7 @@ import Testing
     }
 }
 
-@Suite struct CookieParsingTests {
+@Suite(.timeLimit(.minutes(1))) struct CookieParsingTests {
     @Test func parsesPairs() {
         #expect(Cookie.parse(header: "a=1; b=\"two\"; c=; =x; flag; a=3") == ["a": "3", "b": "two", "c": ""])
         #expect(Cookie.parse(header: " \tname = value \t") == ["name": "value"])

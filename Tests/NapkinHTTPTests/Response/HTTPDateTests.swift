@@ -1,7 +1,7 @@
 import Testing
 @testable import NapkinHTTP
 
-@Suite struct HTTPDateTests {
+@Suite(.timeLimit(.minutes(1))) struct HTTPDateTests {
     @Test func parsesIMFFixdate() {
         #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777)
         #expect(HTTPDate.parse(HTTPDate.format(784_111_777)) == 784_111_777)

@@ -1,7 +1,7 @@
 import Testing
 @testable import NapkinHTTP
 
-@Suite struct ResponseTests {
+@Suite(.timeLimit(.minutes(1))) struct ResponseTests {
     struct Item: Codable, Equatable { var id: Int; var name: String }
 
     @Test func helpersSetTypes() throws {

@@ -1,7 +1,7 @@
 import Testing
 @testable import NapkinHTTP
 
-@Suite struct MiddlewareTests {
+@Suite(.timeLimit(.minutes(1))) struct MiddlewareTests {
     struct Secret: Error { let detail = "database password is hunter2" }
 
     @Test func throwingHandlerAnswers500AndLogsDetail() async throws {

@@ -1,7 +1,7 @@
 import Testing
 @testable import NapkinHTTP
 
-@Suite struct RoutePatternTests {
+@Suite(.timeLimit(.minutes(1))) struct RoutePatternTests {
     @Test func literalsMatchByteForByte() {
         // Canonically equivalent to the literal, but not the same bytes (found by fuzzing).
         #expect(RoutePattern("/caf\u{e9}").match(["cafe\u{301}"]) == nil)

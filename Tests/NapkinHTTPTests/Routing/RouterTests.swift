@@ -2,7 +2,7 @@ import Synchronization
 import Testing
 @testable import NapkinHTTP
 
-@Suite struct RouterTests {
+@Suite(.timeLimit(.minutes(1))) struct RouterTests {
     static func router() -> Router {
         var router = Router()
         router.get("/users/:id") { request in .text("user \(request.parameters["id"] ?? "?")") }

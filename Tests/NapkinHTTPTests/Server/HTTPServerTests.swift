@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import NapkinHTTP
 
-@Suite struct HTTPServerTests {
+@Suite(.timeLimit(.minutes(1))) struct HTTPServerTests {
     static func router() -> Router {
         var router = Router()
         router.get("/hello") { _ in .text("Hello, napkin!") }
@@ -121,7 +121,7 @@ import Testing
     }
 }
 
-@Suite struct SignalTests {
+@Suite(.timeLimit(.minutes(1))) struct SignalTests {
     @Test func sigtermShutsTheServerDownAndReturns() async throws {
         var router = Router()
         router.get("/hello") { _ in .text("hi") }

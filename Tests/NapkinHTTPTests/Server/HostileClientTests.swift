@@ -3,7 +3,7 @@ import Testing
 @testable import NapkinHTTP
 
 /// What a stranger's connection can and cannot do to a live server.
-@Suite("Hostile clients")
+@Suite("Hostile clients", .timeLimit(.minutes(1)))
 struct HostileClientTests {
     static func router(log: LogSink? = nil) -> Router {
         var router = Router()
@@ -93,7 +93,7 @@ struct HostileClientTests {
 }
 
 /// Every way an event stream's body can end terminates its channel.
-@Suite("Event stream exits")
+@Suite("Event stream exits", .timeLimit(.minutes(1)))
 struct EventStreamExitTests {
     /// A route whose channel the test holds, and a signal when it terminates.
     final class Probe: Sendable {

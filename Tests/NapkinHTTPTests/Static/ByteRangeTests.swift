@@ -1,7 +1,7 @@
 import Testing
 @testable import NapkinHTTP
 
-@Suite struct ByteRangeTests {
+@Suite(.timeLimit(.minutes(1))) struct ByteRangeTests {
     @Test func singleRanges() {
         #expect(ByteRangeRequest.parse("bytes=0-499", size: 1000) == .partial(0...499))
         #expect(ByteRangeRequest.parse("bytes=500-", size: 1000) == .partial(500...999))

@@ -3,7 +3,7 @@ import Testing
 @testable import NapkinHTTP
 
 /// Large static files go from disk to the socket, never whole into memory.
-@Suite("Large static files")
+@Suite("Large static files", .timeLimit(.minutes(1)))
 struct LargeFileTests {
     static let size = 3 << 20
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `Range` requests over a real socket: one range with 206, nothing with
 /// 416, anything else the whole file.
-@Suite("Byte ranges")
+@Suite("Byte ranges", .timeLimit(.minutes(1)))
 struct RangeTests {
     @Test("a small file: a range, a suffix, past the end, malformed, and If-Range")
     func smallFile() async throws {

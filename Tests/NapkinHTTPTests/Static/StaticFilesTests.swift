@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import NapkinHTTP
 
-@Suite struct StaticFilesTests {
+@Suite(.timeLimit(.minutes(1))) struct StaticFilesTests {
     /// A fresh Public-like directory, with a secret next to it and a symlink pointing out.
     static func makeRoot() throws -> (root: String, outside: String) {
         let base = NSTemporaryDirectory() + "napkin-static-\(UUID().uuidString)"

@@ -17,13 +17,17 @@ final class TestConnection: Sendable {
     }
 
     let fd: Int32
+    let timeoutSeconds: Int
     private let buffer = Mutex<[UInt8]>([])
 
     init(port: Int, timeoutSeconds: Int = 15) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
+        self.timeoutSeconds = timeoutSeconds
+        // Every connect, send and recv is bounded: a lost reply fails the test.
         var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         var addr = sockaddr_in()
@@ -33,7 +37,11 @@ final class TestConnection: Sendable {
         let rc = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard rc == 0 else { let e = errno; Glibc.close(fd); throw Failure(description: "connect: \(e)") }
+        guard rc == 0 else {
+            let e = errno
+            Glibc.close(fd)
+            throw Failure(description: e == EINPROGRESS || e == EAGAIN ? "no connection within \(timeoutSeconds) s" : "connect: errno \(e)")
+        }
     }
 
     deinit { Glibc.close(fd) }
@@ -47,7 +55,11 @@ final class TestConnection: Sendable {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { throw Failure(description: "send failed: \(errno)") }
+            guard n > 0 else {
+                let error = errno
+                if error == EAGAIN || error == EWOULDBLOCK { throw Failure(description: "the server read nothing within \(timeoutSeconds) s") }
+                throw Failure(description: "send failed: errno \(error)")
+            }
             sent += n
         }
     }
@@ -69,7 +81,11 @@ final class TestConnection: Sendable {
     private func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 16384)
         let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if n < 0 { throw Failure(description: "recv failed or timed out: \(errno)") }
+        if n < 0 {
+            let error = errno
+            if error == EAGAIN || error == EWOULDBLOCK { throw Failure(description: "no data from the server within \(timeoutSeconds) s") }
+            throw Failure(description: "recv failed: errno \(error)")
+        }
         if n == 0 { return false }
         buffer.withLock { $0.append(contentsOf: chunk[0..<n]) }
         return true
@@ -142,6 +158,23 @@ final class TestConnection: Sendable {
             reply.body = buffer.withLock { b in defer { b = [] }; return b }
         }
         return reply
+    }
+
+    /// Whether the server hung up without a byte of reply (EOF or a reset),
+    /// rather than answering. Throws if it does neither within the timeout,
+    /// so a server that silently ignores the connection does not count as a refusal.
+    func hungUpWithoutReply() throws -> Bool {
+        if buffer.withLock({ !$0.isEmpty }) { return false }
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, 0)
+        if n > 0 { return false }
+        if n == 0 { return true }
+        let error = errno
+        if error == ECONNRESET { return true }
+        if error == EAGAIN || error == EWOULDBLOCK {
+            throw Failure(description: "the server neither answered nor hung up within \(timeoutSeconds) s")
+        }
+        throw Failure(description: "recv failed: errno \(error)")
     }
 
     /// Whether the server has closed the connection (reads EOF).

@@ -1,3 +1,4 @@
+import Foundation
 import NapkinHTTP
 import Synchronization
 
@@ -36,19 +37,56 @@ func fetch(_ port: Int, _ method: String = "GET", _ target: String, headers: [(S
 }
 
 /// Fails the test if `operation` does not finish within `seconds` (a guard against hangs, not a wait).
+/// The operation runs in a task of its own, so even a wait that ignores cancellation
+/// (`Task.value`, a server that never returns) cannot hold the test past the limit.
 func within<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            return nil
+    let outcome = Outcome<T>()
+    let work = Task {
+        do { outcome.resolve(.success(try await operation())) } catch { outcome.resolve(.failure(error)) }
+    }
+    let timer = Task {
+        guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return }
+        if outcome.resolve(.failure(TestConnection.Failure(description: "timed out after \(seconds)s"))) { work.cancel() }
+    }
+    defer { timer.cancel() }
+    return try await outcome.value()
+}
+
+/// The first result of a race, handed to one waiter (behind an `NSLock`, which
+/// ThreadSanitizer understands).
+final class Outcome<T: Sendable>: @unchecked Sendable {
+    // Safe to share: `result` and `waiter` are only touched holding `lock`.
+    private let lock = NSLock()
+    private var result: Result<T, any Error>?
+    private var waiter: CheckedContinuation<T, any Error>?
+
+    /// Settles the race; `false` when it was settled already.
+    @discardableResult
+    func resolve(_ result: Result<T, any Error>) -> Bool {
+        lock.lock()
+        guard self.result == nil else {
+            lock.unlock()
+            return false
         }
-        guard let first = try await group.next(), let value = first else {
-            group.cancelAll()
-            throw TestConnection.Failure(description: "timed out after \(seconds)s")
+        self.result = result
+        let waiter = self.waiter
+        self.waiter = nil
+        lock.unlock()
+        waiter?.resume(with: result)
+        return true
+    }
+
+    func value() async throws -> T {
+        try await withCheckedThrowingContinuation { waiter in
+            lock.lock()
+            if let result {
+                lock.unlock()
+                waiter.resume(with: result)
+            } else {
+                self.waiter = waiter
+                lock.unlock()
+            }
         }
-        group.cancelAll()
-        return value
     }
 }
 

@@ -1,3 +1,4 @@
+import NapkinTesting
 import napkin
 
 /// An app-wide service: one counter every session sees, fanned out.
@@ -31,7 +32,12 @@ final class Probe: Sendable {
     var liveObjects: Int { objects.withLock { $0.filter { $0.value != nil }.count } }
     var trackedObjects: Int { objects.withLock { $0.count } }
 
-    func waitForTasks() async {
-        for task in tasks.withLock({ $0 }) { await task.value }
+    /// Waits for every tracked task to end; throws if one has not within
+    /// 10 s (a cancellation was lost).
+    func waitForTasks() async throws {
+        let tasks = tasks.withLock { $0 }
+        try await withDeadline(.seconds(10), TimedOut("\(tasks.count) bound tasks did not all end within 10 s")) {
+            for task in tasks { await task.value }
+        }
     }
 }

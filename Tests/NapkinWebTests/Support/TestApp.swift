@@ -19,20 +19,29 @@ final class TestApp {
     private var server: HTTPServer?
     private(set) var port = 0
 
-    init(configuration: NapkinConfiguration = NapkinConfiguration(layout: PageLayout(title: "Test"))) {
+    /// How long a post waits for its consequences: napkin's 2 s default is
+    /// too tight under ThreadSanitizer, where a post would answer before
+    /// its change is applied.
+    static let settleTimeout: Duration = .seconds(10)
+
+    init(configuration: NapkinConfiguration = NapkinConfiguration(layout: PageLayout(title: "Test")), publicDirectory: String? = nil) {
+        var configuration = configuration
+        // A test that sets its own settle timeout keeps it.
+        if configuration.settleTimeout == NapkinConfiguration().settleTimeout { configuration.settleTimeout = Self.settleTimeout }
         app = NapkinApp(component: component, configuration: configuration) { component in
             HomeBuilder(dependency: component).build()
         }
         var router = NapkinHTTP.Router()
         router.get("/api/ping") { _ in .text("pong") }
-        app.mount(on: &router)
+        app.mount(on: &router, publicDirectory: publicDirectory)
         self.router = router
     }
 
     /// Starts a live server when `mode` needs one.
     static func start(_ mode: Mode, configuration: NapkinConfiguration = NapkinConfiguration(layout: PageLayout(title: "Test")),
-                      serverConfiguration: ServerConfiguration = ServerConfiguration()) async throws -> TestApp {
-        let testApp = TestApp(configuration: configuration)
+                      serverConfiguration: ServerConfiguration = ServerConfiguration(),
+                      publicDirectory: String? = nil) async throws -> TestApp {
+        let testApp = TestApp(configuration: configuration, publicDirectory: publicDirectory)
         if mode == .live {
             let server = HTTPServer(configuration: serverConfiguration, responder: testApp.router)
             try server.start()

@@ -1,7 +1,7 @@
 import Testing
 @testable import NapkinWeb
 
-@Suite("Main queue")
+@Suite("Main queue", .timeLimit(.minutes(1)))
 struct MainQueueTests {
     @Test("main-actor code is recognised as such, whichever thread drains the main queue")
     @MainActor

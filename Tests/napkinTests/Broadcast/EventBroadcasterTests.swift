@@ -1,7 +1,7 @@
 import Testing
 import napkin
 
-@Suite("Event broadcaster")
+@Suite("Event broadcaster", .timeLimit(.minutes(1)))
 struct EventBroadcasterTests {
     @Test("subscribers get only the events sent after they subscribed")
     func noReplay() async {

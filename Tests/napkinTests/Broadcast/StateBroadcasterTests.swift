@@ -1,7 +1,7 @@
 import Testing
 import napkin
 
-@Suite("State broadcaster")
+@Suite("State broadcaster", .timeLimit(.minutes(1)))
 struct StateBroadcasterTests {
     @Test("a new subscriber gets the current value first, then every change")
     func replaysCurrentValue() async {

@@ -7,7 +7,7 @@ private actor Switch {
     func flip() async { await state.send(!(await state.value)) }
 }
 
-@Suite("Settlement")
+@Suite("Settlement", .timeLimit(.minutes(1)))
 @MainActor
 struct SettlementTests {
     @Test("run waits until subscribers processed what the body sent")

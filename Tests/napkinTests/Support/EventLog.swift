@@ -25,8 +25,13 @@ final class TaskRegistry: Sendable {
         tasks.withLock { $0.append(task) }
     }
 
-    func waitForAll() async {
-        for task in tasks.withLock({ $0 }) { await task.value }
+    /// Waits for every task to end; throws if one has not within 10 s
+    /// (a cancellation was lost).
+    func waitForAll() async throws {
+        let tasks = tasks.withLock { $0 }
+        try await withDeadline(.seconds(10), { "\(tasks.count) bound tasks did not all end within 10 s" }) {
+            for task in tasks { await task.value }
+        }
     }
 }
 

@@ -1,0 +1,105 @@
+import napkin
+
+extension TestClient {
+    /// How long a request may take, response head and body, before the
+    /// client fails it with ``TestClientError/noResponse(_:within:)``:
+    /// longer than any settle timeout a test app should use, so a post that
+    /// answers after its settle bound still arrives.
+    public static let responseTimeout: Duration = .seconds(30)
+}
+
+/// Runs `operation` and returns what it returns, or throws `failure()` once
+/// `limit` has passed — a bound on a wait that may never end (a lost event,
+/// a server that never answers), not a pause.
+///
+/// The operation runs in a task of its own, cancelled when the limit passes,
+/// so even a wait that ignores cancellation (`Task.value`, a continuation)
+/// cannot hold the caller past the limit. Cancelling the caller cancels the
+/// operation and throws `CancellationError`.
+///
+/// ```swift
+/// try await withDeadline(.seconds(10), TimedOut("the pit's loop did not end")) {
+///     await ticker.value
+/// }
+/// ```
+public func withDeadline<T: Sendable>(
+    _ limit: Duration,
+    _ failure: @autoclosure @escaping @Sendable () -> any Error,
+    _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let outcome = Outcome<T>()
+    let work = Task {
+        do {
+            outcome.resolve(.success(try await operation()))
+        } catch {
+            outcome.resolve(.failure(error))
+        }
+    }
+    let timer = Task {
+        guard (try? await Task.sleep(for: limit)) != nil else { return }
+        if outcome.resolve(.failure(failure())) { work.cancel() }
+    }
+    defer { timer.cancel() }
+    return try await withTaskCancellationHandler {
+        try await outcome.value()
+    } onCancel: {
+        work.cancel()
+        outcome.resolve(.failure(CancellationError()))
+    }
+}
+
+/// A wait that ran out of time: its description says what never came.
+public struct TimedOut: Error, CustomStringConvertible {
+    /// What did not happen in time, e.g. "no patch within 10 seconds".
+    public let description: String
+
+    /// An error that reads `description`.
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// The first result of a race, handed to one waiter.
+private final class Outcome<T: Sendable>: Sendable {
+    private enum State {
+        case pending
+        case waiting(CheckedContinuation<T, any Error>)
+        case resolved(Result<T, any Error>)
+        case delivered
+    }
+
+    private let state = Locked(State.pending)
+
+    /// Settles the race with `result`; `false` when it was settled already.
+    @discardableResult
+    func resolve(_ result: Result<T, any Error>) -> Bool {
+        let (won, waiter): (Bool, CheckedContinuation<T, any Error>?) = state.withLock { state in
+            switch state {
+            case .pending:
+                state = .resolved(result)
+                return (true, nil)
+            case .waiting(let waiter):
+                state = .delivered
+                return (true, waiter)
+            case .resolved, .delivered:
+                return (false, nil)
+            }
+        }
+        waiter?.resume(with: result)
+        return won
+    }
+
+    func value() async throws -> T {
+        try await withCheckedThrowingContinuation { waiter in
+            let ready: Result<T, any Error>? = state.withLock { state in
+                if case .resolved(let result) = state {
+                    state = .delivered
+                    return result
+                }
+                state = .waiting(waiter)
+                return nil
+            }
+            if let ready { waiter.resume(with: ready) }
+        }
+    }
+}
