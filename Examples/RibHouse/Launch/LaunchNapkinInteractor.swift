@@ -21,6 +21,9 @@ final actor LaunchNapkinInteractor:
     private let authService: any AuthService
     private weak var router: (any LaunchNapkinRouting)?
     private var lastToastID = 0
+    /// The expiry timer of each toast on the page, oldest first: never more
+    /// than ``Toast/limit``, however fast announcements come.
+    private var toastTimers: [(id: Toast.ID, timer: Task<Void, Never>)] = []
 
     init(presenter: any LaunchNapkinPresentable, authService: any AuthService) {
         self.presenter = presenter
@@ -67,9 +70,29 @@ final actor LaunchNapkinInteractor:
         let toast = Toast(id: lastToastID, text: announcement.text)
         await presenter.present(toast: toast)
         // Bound to the active scope: a session torn down takes its timers along.
-        task { [presenter] in
+        let timer = task { [weak self] in
             guard (try? await Task.sleep(for: Self.toastLifetime)) != nil else { return }
-            await presenter.dismissToast(id: toast.id)
+            await self?.expire(toast.id)
         }
+        toastTimers.append((toast.id, timer))
+        // The presenter dropped the oldest toasts beyond the limit; their
+        // timers have nothing left to do. Waiting for them to end (at once,
+        // being cancelled) means a burst never leaves more than a few behind.
+        while toastTimers.count > Toast.limit {
+            await end(toastTimers.removeFirst().timer)
+        }
+    }
+
+    // MARK: - Toast timers
+
+    /// A toast's time is up (called from its own timer, which then ends).
+    private func expire(_ id: Toast.ID) async {
+        toastTimers.removeAll { $0.id == id }
+        await presenter.dismissToast(id: id)
+    }
+
+    private func end(_ timer: Task<Void, Never>) async {
+        timer.cancel()
+        await timer.value
     }
 }
