@@ -6,7 +6,8 @@
 //      in place, keeping focus, caret and typed values where it can;
 //   2. it submits napkin forms with fetch instead of a full page load, and
 //      shows an error the server answers as a toast;
-//   3. it fades out toasts the server renders.
+//   3. it fades out toasts the server renders, and hides one at once when
+//      its close button is pressed.
 // No framework, no build step, no inline script: load with
 //   <script src="/napkin.js" defer></script>
 (() => {
@@ -21,6 +22,7 @@
   // ---------------------------------------------------------------- toasts
 
   const TOAST_MS = 6000;
+  const TOAST_LIMIT = 3;                       // the newest few; older ones leave
   const reducedMotion = () =>
     window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -37,15 +39,27 @@
 
   const armToasts = (root) => root.querySelectorAll('.toast').forEach(armToast);
 
-  // Shows a toast with plain text (never parsed as HTML).
+  // Shows a toast with plain text (never parsed as HTML), shaped like the
+  // server's: its own status message and a close button.
   function toast(text) {
     let box = document.querySelector('.toasts');
-    if (!box) {
-      box = body.appendChild(Object.assign(document.createElement('div'), { className: 'toasts' }));
-      box.setAttribute('aria-live', 'polite');
-    }
-    armToast(box.appendChild(Object.assign(document.createElement('p'), { className: 'toast', textContent: text })));
+    if (!box) box = body.appendChild(Object.assign(document.createElement('div'), { className: 'toasts' }));
+    const el = Object.assign(document.createElement('div'), { className: 'toast' });
+    const message = Object.assign(document.createElement('p'), { className: 'toast-text', textContent: text });
+    message.setAttribute('role', 'status');
+    const close = Object.assign(document.createElement('button'), { type: 'button', className: 'toast-close', textContent: '×' });
+    close.setAttribute('aria-label', 'Dismiss');
+    el.append(message, close);
+    armToast(box.appendChild(el));
+    while (box.querySelectorAll('.toast').length > TOAST_LIMIT) box.querySelector('.toast').remove();
   }
+
+  // A close button: the server's is a form (handled with the other forms
+  // below, so it works without JavaScript too); ours is a plain button.
+  document.addEventListener('click', (e) => {
+    const close = e.target instanceof Element && e.target.closest('.toast-close');
+    if (close && close.type === 'button') close.closest('.toast').remove();
+  });
 
   // --------------------------------------------------------------- patches
 
@@ -253,6 +267,10 @@
     if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-napkin-form')) return;
     e.preventDefault();
     if (form.dataset.napkinBusy) return;            // one post at a time per form
+    // A toast's close button: hide it now; the post tells the server, whose
+    // patch agrees a moment later.
+    const closing = form.closest('.toast');
+    if (closing) closing.remove();
     submit(form, e.submitter);
   });
 

@@ -1,6 +1,7 @@
 """Rib House in a real browser: the login flow with JavaScript on (live
 updates without reload, toasts) and off (plain form posts), bad names, the
-three screens at phone and desktop widths, and the Content-Security-Policy.
+three screens at phone and desktop widths, the Content-Security-Policy, and
+toasts that never block a control and close with or without JavaScript.
 
 Run with Tests/Browser/run, which starts the server and sets RIBHOUSE_URL.
 """
@@ -116,7 +117,7 @@ def announce(base_url, text):
 
 def toast_texts(driver):
     return driver.execute_script(
-        "return Array.from(document.querySelectorAll('.toast'), t => t.textContent.trim());")
+        "return Array.from(document.querySelectorAll('.toast'), t => (t.querySelector('.toast-text') || t).textContent.trim());")
 
 
 def assert_fits(driver, css):
@@ -289,3 +290,68 @@ def test_missing_page(browser, base_url):
     wait_for(driver, ".rh-missing .hero")
     click(driver, ".rh-missing a[href='/']")
     wait_for(driver, ".rh-out .hero")
+
+
+# ------------------------------------------------------------------ toasts
+
+def test_logout_clickable_under_toast_at_phone_width(phone, base_url, artifacts):
+    driver = phone
+    driver.get(base_url + "/")
+    login(driver, "Ada")
+    announce(base_url, "Burnt ends are out of the smoker!")
+    wait_for(driver, ".toast")
+
+    # Put Logout right under the toast (scrolling the page, as a guest would).
+    driver.execute_script("""
+        const button = document.querySelector('form.logout button').getBoundingClientRect();
+        const toast = document.querySelector('.toast').getBoundingClientRect();
+        window.scrollBy(0, (button.top + button.bottom) / 2 - (toast.top + toast.bottom) / 2);""")
+    geometry = driver.execute_script("""
+        const b = document.querySelector('form.logout button').getBoundingClientRect();
+        const t = document.querySelector('.toast').getBoundingClientRect();
+        const x = b.left + b.width / 2, y = b.top + b.height / 2;
+        const hit = document.elementFromPoint(x, y);
+        return {covered: x >= t.left && x <= t.right && y >= t.top && y <= t.bottom,
+                hitsButton: !!hit && !!hit.closest('form.logout')};""")
+    save_screenshot(driver, artifacts / "toast-over-logout-390.png")
+    assert geometry["covered"], f"the toast does not lie over Logout; the test proves nothing: {geometry}"
+
+    # A real click (no retries): the toast must not intercept it.
+    try:
+        driver.find_element(By.CSS_SELECTOR, "form.logout button").click()
+    except ElementClickInterceptedException as error:
+        pytest.fail(f"the toast intercepted the click on Logout: {error.msg.splitlines()[0]}")
+    assert geometry["hitsButton"], "a click at Logout's centre lands on the toast"
+    wait_for(driver, ".rh-out .hero")
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+def test_toast_close_button(make_browser, base_url, js):
+    driver = make_browser(js=js, size=PHONE)
+    driver.get(base_url + "/")
+    login(driver, "Ada")
+    announce(base_url, "Brisket is up!")
+    if js:
+        wait_for(driver, ".toast")
+    else:
+        driver.get(base_url + "/")          # without JS the toast comes with the next page
+        wait_for(driver, ".toast")
+    assert toast_texts(driver) == ["Brisket is up!"]
+    close = wait_for(driver, ".toast .toast-close")
+    assert close.get_attribute("aria-label"), "the close button has no accessible name"
+    if js:
+        driver.execute_script("document.querySelector('.toasts').dataset.before = '1';")
+    close.click()
+    wait_gone(driver, ".toast")
+    if js:
+        # The server's patch (a fresh toast region) says the post landed.
+        WebDriverWait(driver, WAIT).until(
+            lambda d: d.execute_script("const box = document.querySelector('.toasts'); return !!box && !box.dataset.before;"),
+            message="no patch followed the dismissal")
+        assert driver.find_elements(By.CSS_SELECTOR, ".toast") == []
+    else:
+        assert driver.current_url == base_url + "/"
+    # Gone for good, not only from this copy of the page.
+    driver.get(base_url + "/")
+    wait_for(driver, ".rh-in .greeting")
+    assert driver.find_elements(By.CSS_SELECTOR, ".toast") == []

@@ -102,7 +102,7 @@ struct RibHouseAPITests {
 
         for stream in streams {
             let toast = try await stream.nextPatch { @Sendable in $0.html.contains("class=\"toast\"") }
-            #expect(toast.html.contains("<p class=\"toast\" role=\"status\">\(text)</p>"))
+            #expect(toast.html.contains("<div class=\"toast\"><p class=\"toast-text\" id=\"rh-toast-1\" role=\"status\">\(text)</p>"))
             stream.close()
         }
         for guest in guests {

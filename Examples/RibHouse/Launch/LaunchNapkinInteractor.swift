@@ -1,16 +1,22 @@
 import napkin
 
+/// How the page talks down to the interactor: a guest closed a toast.
+protocol LaunchNapkinPresentableListener: AnyObject, Sendable {
+    func didDismissToast(id: Toast.ID) async
+}
+
 /// The auth gate of a session.
 ///
 /// Routing follows auth state, never taps: one observation of
 /// `authService.userStream()` decides between LoggedOut and LoggedIn. The
 /// listener methods below only change that state. The interactor also turns
-/// announcements into toasts that expire on their own.
+/// announcements into toasts that expire on their own or when closed.
 final actor LaunchNapkinInteractor:
     PresentableInteractable,
     LoggedOutNapkinListener,
     LoggedInNapkinListener,
-    AnnouncementsNapkinListener
+    AnnouncementsNapkinListener,
+    LaunchNapkinPresentableListener
 {
     nonisolated let lifecycle = InteractorLifecycle()
     nonisolated let presenter: any LaunchNapkinPresentable
@@ -81,6 +87,15 @@ final actor LaunchNapkinInteractor:
         while toastTimers.count > Toast.limit {
             await end(toastTimers.removeFirst().timer)
         }
+    }
+
+    // MARK: - LaunchNapkinPresentableListener
+
+    func didDismissToast(id: Toast.ID) async {
+        if let index = toastTimers.firstIndex(where: { $0.id == id }) {
+            await end(toastTimers.remove(at: index).timer)
+        }
+        await presenter.dismissToast(id: id)
     }
 
     // MARK: - Toast timers
