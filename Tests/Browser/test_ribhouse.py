@@ -316,9 +316,16 @@ def test_logout_clickable_under_toast_at_phone_width(phone, base_url, artifacts)
     save_screenshot(driver, artifacts / "toast-over-logout-390.png")
     assert geometry["covered"], f"the toast does not lie over Logout; the test proves nothing: {geometry}"
 
-    # A real click (no retries): the toast must not intercept it.
+    # A real click: retried only when a live patch (the pit line, every two
+    # seconds) replaced the button under us, never when something covers it.
+    def attempt(d):
+        try:
+            d.find_element(By.CSS_SELECTOR, "form.logout button").click()
+            return True
+        except (StaleElementReferenceException, NoSuchElementException):
+            return False
     try:
-        driver.find_element(By.CSS_SELECTOR, "form.logout button").click()
+        WebDriverWait(driver, WAIT).until(attempt, message="Logout kept going stale")
     except ElementClickInterceptedException as error:
         pytest.fail(f"the toast intercepted the click on Logout: {error.msg.splitlines()[0]}")
     assert geometry["hitsButton"], "a click at Logout's centre lands on the toast"
@@ -341,7 +348,7 @@ def test_toast_close_button(make_browser, base_url, js):
     assert close.get_attribute("aria-label"), "the close button has no accessible name"
     if js:
         driver.execute_script("document.querySelector('.toasts').dataset.before = '1';")
-    close.click()
+    click(driver, ".toast .toast-close")
     wait_gone(driver, ".toast")
     if js:
         # The server's patch (a fresh toast region) says the post landed.
