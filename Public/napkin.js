@@ -8,6 +8,7 @@
 //      shows an error the server answers as a toast;
 //   3. it fades out toasts the server renders, and hides one at once when
 //      its close button is pressed.
+// It follows only paths that resolve to this page's origin.
 // No framework, no build step, no inline script: load with
 //   <script src="/napkin.js" defer></script>
 (() => {
@@ -196,8 +197,16 @@
 
   // ----------------------------------------------------------------- forms
 
-  // A local path only ("/x", not "//host" or "https://…").
-  const isLocal = (path) => typeof path === 'string' && path.startsWith('/') && !path.startsWith('//');
+  // The URL a server-provided path leads to, if it stays on this origin;
+  // else null. Only resolving it as the browser will is safe: "/\evil" and
+  // "/<TAB>/evil" look local to a string check, yet browsers read both as
+  // "//evil", another host.
+  function sameOrigin(path) {
+    if (typeof path !== 'string' || !path) return null;
+    let url;
+    try { url = new URL(path, location.href); } catch (_) { return null; }
+    return url.origin === location.origin ? url : null;
+  }
 
   // Posts the form the plain way (no fetch), keeping the clicked button's value.
   function plainSubmit(form, submitter) {
@@ -215,7 +224,7 @@
     }
     // The form's own token is the freshest (a patch may have re-rendered it).
     const csrf = data.get('_csrf') || body.dataset.napkinCsrf || '';
-    const back = data.get('_return');
+    const back = sameOrigin(data.get('_return'));
     const busy = (on) => { if (submitter) submitter.disabled = on; if (on) form.dataset.napkinBusy = '1'; else delete form.dataset.napkinBusy; };
 
     busy(true);
@@ -236,12 +245,13 @@
     try {
       if (res.status === 204) {
         // Done; the patches come over the stream. Navigate only when asked to.
-        const to = res.headers.get('X-Napkin-Location');
-        if (isLocal(to)) location.assign(to);
-        else if (isLocal(back) && back !== location.pathname + location.search) location.assign(back);
+        const to = sameOrigin(res.headers.get('X-Napkin-Location'));
+        if (to) location.assign(to.href);
+        else if (back && back.pathname + back.search !== location.pathname + location.search) location.assign(back.href);
       } else if (res.type === 'opaqueredirect') {
         // The server answered as it would a plain browser (303): go back.
-        location.assign(isLocal(back) ? back : location.href);
+        // (The redirect's own target is opaque to us, so `_return` decides.)
+        location.assign(back ? back.href : location.href);
       } else if (res.status === 422) {
         // The fragment re-rendered with its errors, same id.
         const html = await res.text();

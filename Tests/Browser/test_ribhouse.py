@@ -1,13 +1,15 @@
 """Rib House in a real browser: the login flow with JavaScript on (live
 updates without reload, toasts) and off (plain form posts), bad names, the
-three screens at phone and desktop widths, the Content-Security-Policy, and
-toasts that never block a control and close with or without JavaScript.
+three screens at phone and desktop widths, the Content-Security-Policy,
+napkin.js following same-origin paths only, and toasts that never block a
+control and close with or without JavaScript.
 
 Run with Tests/Browser/run, which starts the server and sets RIBHOUSE_URL.
 """
 import json
 import re
 import secrets
+import time
 import urllib.error
 import urllib.request
 
@@ -290,6 +292,34 @@ def test_missing_page(browser, base_url):
     wait_for(driver, ".rh-missing .hero")
     click(driver, ".rh-missing a[href='/']")
     wait_for(driver, ".rh-out .hero")
+
+
+# ---------------------------------------------------- same-origin paths only
+
+# Paths a naive "starts with / but not //" check calls local, which the
+# browser's URL parser reads as //evil.invalid (another origin).
+OFF_ORIGIN_PATHS = {"backslash": "/\\evil.invalid/", "tab": "/\t/evil.invalid/"}
+
+
+@pytest.mark.parametrize("path", sorted(OFF_ORIGIN_PATHS), ids=sorted(OFF_ORIGIN_PATHS))
+def test_return_path_must_stay_on_origin(browser, base_url, path):
+    driver = browser
+    driver.get(base_url + "/")
+    wait_for(driver, ".rh-out .hero")
+    driver.execute_script(
+        "window.__ribhouseMarker = 1;"
+        "document.querySelector('form.login input[name=\"_return\"]').value = arguments[0];",
+        OFF_ORIGIN_PATHS[path])
+    submit_login(driver, "Ada")
+    WebDriverWait(driver, WAIT).until(
+        lambda d: not d.current_url.startswith(base_url) or text_of(d, ".rh-in .greeting .name") == "Ada",
+        message="neither signed in nor navigated")
+    # napkin.js would navigate right after the 204, about when the patch
+    # lands: a moment more shows whether it tried.
+    time.sleep(1.0)
+    assert driver.current_url.startswith(base_url + "/"), f"napkin.js followed {path!r} to {driver.current_url}"
+    assert driver.execute_script("return window.__ribhouseMarker;") == 1, "the page navigated"
+    assert text_of(driver, ".rh-in .greeting .name") == "Ada"
 
 
 # ------------------------------------------------------------------ toasts
