@@ -158,11 +158,26 @@
 
   // ---------------------------------------------------------------- stream
 
+  // Reconnect delays grow with each failure (a cap doubling from 1 s to
+  // 15 s) and are drawn at random between the minimum and that cap ("full
+  // jitter" with a floor): tabs that lost the server at the same moment, as
+  // in a restart, then come back spread out instead of all at once.
   const BACKOFF_MIN = 500;
   const BACKOFF_MAX = 15000;
   let source = null;
-  let backoff = BACKOFF_MIN;
+  let failures = 0;
   let retryTimer = null;
+
+  function retryDelay() {
+    failures = Math.min(failures + 1, 10);
+    const cap = Math.min(BACKOFF_MIN * 2 ** failures, BACKOFF_MAX);
+    return BACKOFF_MIN + Math.random() * (cap - BACKOFF_MIN);
+  }
+
+  function retry() {
+    if (retryTimer) return;
+    retryTimer = setTimeout(connect, retryDelay());
+  }
 
   function streamURLWithId() {
     if (!lastEventId) return streamURL;
@@ -175,14 +190,12 @@
     retryTimer = null;
     if (source) source.close();
     source = new EventSource(streamURLWithId());
-    source.onopen = () => { backoff = BACKOFF_MIN; };
+    source.onopen = () => { failures = 0; };
     source.onerror = () => {
       // Our own backoff, not the browser's fixed retry: close and reopen later.
       source.close();
       source = null;
-      if (retryTimer) return;
-      retryTimer = setTimeout(connect, backoff);
-      backoff = Math.min(backoff * 2, BACKOFF_MAX);
+      retry();
     };
     source.addEventListener('patch', (e) => {
       remember(e);

@@ -1,8 +1,8 @@
 """Rib House in a real browser: the login flow with JavaScript on (live
 updates without reload, toasts) and off (plain form posts), bad names, the
 three screens at phone and desktop widths, the Content-Security-Policy,
-napkin.js following same-origin paths only, and toasts that never block a
-control and close with or without JavaScript.
+napkin.js following same-origin paths only, jittered reconnects, and toasts
+that never block a control and close with or without JavaScript.
 
 Run with Tests/Browser/run, which starts the server and sets RIBHOUSE_URL.
 """
@@ -320,6 +320,41 @@ def test_return_path_must_stay_on_origin(browser, base_url, path):
     assert driver.current_url.startswith(base_url + "/"), f"napkin.js followed {path!r} to {driver.current_url}"
     assert driver.execute_script("return window.__ribhouseMarker;") == 1, "the page navigated"
     assert text_of(driver, ".rh-in .greeting .name") == "Ada"
+
+
+# ------------------------------------------------------- the event stream
+
+def events_requests(driver):
+    """The event-stream requests this page made, EventSource and probes alike
+    (resource timing lists both), with their start times in milliseconds."""
+    return driver.execute_script(
+        "return performance.getEntriesByType('resource')"
+        ".filter(e => new URL(e.name).pathname === '/_napkin/events')"
+        ".map(e => ({start: e.startTime, by: e.initiatorType}));")
+
+
+def block_event_stream(driver, blocked):
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/_napkin/events*"] if blocked else []})
+
+
+def test_reconnect_backoff_is_jittered(browser, base_url):
+    """Reconnect delays are drawn between the minimum and a growing cap, so
+    tabs that lost the server together do not come back together. With
+    Math.random pinned to 0 every delay is the minimum (0.5 s); a fixed
+    doubling schedule would wait 0.5, 1, 2, 4 s."""
+    driver = browser
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "Math.random = () => 0;"})
+    block_event_stream(driver, True)
+    driver.get(base_url + "/")
+    wait_for(driver, ".rh-out .hero")
+
+    def attempts(d):
+        starts = [r["start"] for r in events_requests(d) if r["by"] != "fetch"]
+        return starts if len(starts) >= 5 else False
+    starts = WebDriverWait(driver, 15).until(attempts, message="the stream did not retry five times")
+    gaps = [b - a for a, b in zip(starts, starts[1:])]
+    assert all(400 <= gap < 900 for gap in gaps[:4]), f"reconnect gaps (ms) follow a fixed schedule: {gaps}"
 
 
 # ------------------------------------------------------------------ toasts
