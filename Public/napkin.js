@@ -7,7 +7,9 @@
 //   2. it submits napkin forms with fetch instead of a full page load, and
 //      shows an error the server answers as a toast;
 //   3. it fades out toasts the server renders, and hides one at once when
-//      its close button is pressed.
+//      its close button is pressed;
+//   4. when the session is gone (the stream answers 204) it stops and says
+//      so, with a link to reload.
 // It follows only paths that resolve to this page's origin.
 // No framework, no build step, no inline script: load with
 //   <script src="/napkin.js" defer></script>
@@ -167,6 +169,8 @@
   let source = null;
   let failures = 0;
   let retryTimer = null;
+  let ended = false;        // the session is gone: never reconnect
+  let generation = 0;       // bumped by disconnect, so a late probe is ignored
 
   function retryDelay() {
     failures = Math.min(failures + 1, 10);
@@ -175,7 +179,7 @@
   }
 
   function retry() {
-    if (retryTimer) return;
+    if (retryTimer || ended) return;
     retryTimer = setTimeout(connect, retryDelay());
   }
 
@@ -186,16 +190,45 @@
 
   const remember = (e) => { if (e.lastEventId) lastEventId = e.lastEventId; };
 
+  // EventSource never shows the status it got. A 204 (napkin's "no such
+  // session"), any other non-200 answer, and even a refused or blocked
+  // connection all end in `error` with readyState CLOSED in Chromium, so
+  // CLOSED alone cannot tell "stop for good" from "try later". When the
+  // browser has given up, one plain GET of the same URL reads the status:
+  // 204 means the session ended; anything else (a network error, a 5xx, a
+  // 200 stream once more) means retry with backoff. The probe is aborted as
+  // soon as its headers arrive, so it never holds a stream open, and it runs
+  // only after a failure, never on the healthy path.
+  async function probe() {
+    const mine = generation;
+    const abort = new AbortController();
+    let status = 0;
+    try {
+      const res = await fetch(streamURLWithId(), {
+        method: 'GET', credentials: 'same-origin', cache: 'no-store',
+        headers: { Accept: 'text/event-stream' }, signal: abort.signal,
+      });
+      status = res.status;
+    } catch (_) { /* network trouble: status stays 0 */ }
+    abort.abort();
+    if (mine !== generation) return;
+    if (status === 204) sessionEnded(); else retry();
+  }
+
   function connect() {
     retryTimer = null;
+    if (ended) return;
     if (source) source.close();
     source = new EventSource(streamURLWithId());
     source.onopen = () => { failures = 0; };
     source.onerror = () => {
-      // Our own backoff, not the browser's fixed retry: close and reopen later.
+      // CONNECTING: the browser would retry on its own fixed schedule;
+      // CLOSED: it gave up, and we must learn why. Either way we close it
+      // and decide ourselves.
+      const gaveUp = source.readyState === EventSource.CLOSED;
       source.close();
       source = null;
-      retry();
+      if (gaveUp) probe(); else retry();
     };
     source.addEventListener('patch', (e) => {
       remember(e);
@@ -204,8 +237,26 @@
   }
 
   function disconnect() {
+    generation += 1;
     if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; }
     if (source) { source.close(); source = null; }
+  }
+
+  // The server no longer knows this session (it restarted, or evicted it):
+  // patches will never come, and posts would be refused. Say so once, in a
+  // small banner that blocks nothing, with a link that starts afresh.
+  function sessionEnded() {
+    ended = true;
+    disconnect();
+    if (document.querySelector('.napkin-ended')) return;
+    const banner = Object.assign(document.createElement('p'), { className: 'napkin-ended' });
+    banner.setAttribute('role', 'status');
+    banner.setAttribute('aria-live', 'polite');
+    const reload = Object.assign(document.createElement('a'), {
+      href: location.pathname + location.search, textContent: 'Reload the page',
+    });
+    banner.append('Your session has ended. ', reload);
+    body.prepend(banner);
   }
 
   // ----------------------------------------------------------------- forms
@@ -305,6 +356,6 @@
     // Leaving the page closes the stream; coming back from the back/forward
     // cache opens it again.
     window.addEventListener('pagehide', disconnect);
-    window.addEventListener('pageshow', (e) => { if (e.persisted && !source) connect(); });
+    window.addEventListener('pageshow', (e) => { if (e.persisted && !source && !ended) connect(); });
   }
 })();

@@ -1,8 +1,9 @@
 """Rib House in a real browser: the login flow with JavaScript on (live
 updates without reload, toasts) and off (plain form posts), bad names, the
-three screens at phone and desktop widths, the Content-Security-Policy,
-napkin.js following same-origin paths only, jittered reconnects, and toasts
-that never block a control and close with or without JavaScript.
+three screens at phone and desktop widths, the Content-Security-Policy, and
+napkin.js's guards: same-origin paths only, an ended session that stops and
+says so, jittered reconnects, and toasts that never block a control and close
+with or without JavaScript.
 
 Run with Tests/Browser/run, which starts the server and sets RIBHOUSE_URL.
 """
@@ -336,6 +337,40 @@ def events_requests(driver):
 def block_event_stream(driver, blocked):
     driver.execute_cdp_cmd("Network.enable", {})
     driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/_napkin/events*"] if blocked else []})
+
+
+def test_ended_session_shows_banner_and_stops_reconnecting(browser, base_url):
+    """A tab whose stream comes back to a session the server no longer knows
+    (a restart, an eviction) hears 204: it stops and says so, once."""
+    driver = browser
+    # The stream cannot connect at first (as after a network drop) ...
+    block_event_stream(driver, True)
+    driver.get(base_url + "/")
+    wait_for(driver, ".rh-out .hero")
+    WebDriverWait(driver, WAIT).until(lambda d: len(events_requests(d)) >= 1, message="the stream never tried")
+    # ... and when it can again, the session is one the server does not know.
+    driver.delete_cookie("napkin_session")
+    driver.add_cookie({"name": "napkin_session", "value": "0" * 32, "path": "/", "httpOnly": True})
+    block_event_stream(driver, False)
+
+    banner = wait_for(driver, ".napkin-ended", timeout=LIVE_WAIT)
+    assert banner.get_attribute("role") == "status"
+    assert "ended" in banner.text.lower(), banner.text
+    link = banner.find_element(By.CSS_SELECTOR, "a")
+    assert link.get_attribute("href") == base_url + "/", link.get_attribute("href")
+    assert driver.find_elements(By.CSS_SELECTOR, ".napkin-ended script") == []
+
+    # No further reconnects: the count of stream requests stays put.
+    settled = len(events_requests(driver))
+    time.sleep(3)
+    assert len(events_requests(driver)) == settled, f"still reconnecting: {events_requests(driver)}"
+    assert len(driver.find_elements(By.CSS_SELECTOR, ".napkin-ended")) == 1
+
+    # The page itself stays usable, and the link starts afresh.
+    link.click()
+    wait_for(driver, ".rh-out .hero")
+    wait_gone(driver, ".napkin-ended")
+    assert driver.get_cookie("napkin_session")["value"] != "0" * 32
 
 
 def test_reconnect_backoff_is_jittered(browser, base_url):
