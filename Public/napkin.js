@@ -6,7 +6,11 @@
 //      in place, keeping focus, caret and typed values where it can;
 //   2. it submits napkin forms with fetch instead of a full page load, and
 //      shows an error the server answers as a toast;
-//   3. it fades out toasts the server renders.
+//   3. it fades out toasts the server renders, and hides one at once when
+//      its close button is pressed;
+//   4. when the session is gone (the stream answers 204) it stops and says
+//      so, with a link to reload.
+// It follows only paths that resolve to this page's origin.
 // No framework, no build step, no inline script: load with
 //   <script src="/napkin.js" defer></script>
 (() => {
@@ -21,6 +25,7 @@
   // ---------------------------------------------------------------- toasts
 
   const TOAST_MS = 6000;
+  const TOAST_LIMIT = 3;                       // the newest few; older ones leave
   const reducedMotion = () =>
     window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -37,15 +42,27 @@
 
   const armToasts = (root) => root.querySelectorAll('.toast').forEach(armToast);
 
-  // Shows a toast with plain text (never parsed as HTML).
+  // Shows a toast with plain text (never parsed as HTML), shaped like the
+  // server's: its own status message and a close button.
   function toast(text) {
     let box = document.querySelector('.toasts');
-    if (!box) {
-      box = body.appendChild(Object.assign(document.createElement('div'), { className: 'toasts' }));
-      box.setAttribute('aria-live', 'polite');
-    }
-    armToast(box.appendChild(Object.assign(document.createElement('p'), { className: 'toast', textContent: text })));
+    if (!box) box = body.appendChild(Object.assign(document.createElement('div'), { className: 'toasts' }));
+    const el = Object.assign(document.createElement('div'), { className: 'toast' });
+    const message = Object.assign(document.createElement('p'), { className: 'toast-text', textContent: text });
+    message.setAttribute('role', 'status');
+    const close = Object.assign(document.createElement('button'), { type: 'button', className: 'toast-close', textContent: '×' });
+    close.setAttribute('aria-label', 'Dismiss');
+    el.append(message, close);
+    armToast(box.appendChild(el));
+    while (box.querySelectorAll('.toast').length > TOAST_LIMIT) box.querySelector('.toast').remove();
   }
+
+  // A close button: the server's is a form (handled with the other forms
+  // below, so it works without JavaScript too); ours is a plain button.
+  document.addEventListener('click', (e) => {
+    const close = e.target instanceof Element && e.target.closest('.toast-close');
+    if (close && close.type === 'button') close.closest('.toast').remove();
+  });
 
   // --------------------------------------------------------------- patches
 
@@ -143,11 +160,28 @@
 
   // ---------------------------------------------------------------- stream
 
+  // Reconnect delays grow with each failure (a cap doubling from 1 s to
+  // 15 s) and are drawn at random between the minimum and that cap ("full
+  // jitter" with a floor): tabs that lost the server at the same moment, as
+  // in a restart, then come back spread out instead of all at once.
   const BACKOFF_MIN = 500;
   const BACKOFF_MAX = 15000;
   let source = null;
-  let backoff = BACKOFF_MIN;
+  let failures = 0;
   let retryTimer = null;
+  let ended = false;        // the session is gone: never reconnect
+  let generation = 0;       // bumped by disconnect, so a late probe is ignored
+
+  function retryDelay() {
+    failures = Math.min(failures + 1, 10);
+    const cap = Math.min(BACKOFF_MIN * 2 ** failures, BACKOFF_MAX);
+    return BACKOFF_MIN + Math.random() * (cap - BACKOFF_MIN);
+  }
+
+  function retry() {
+    if (retryTimer || ended) return;
+    retryTimer = setTimeout(connect, retryDelay());
+  }
 
   function streamURLWithId() {
     if (!lastEventId) return streamURL;
@@ -156,18 +190,45 @@
 
   const remember = (e) => { if (e.lastEventId) lastEventId = e.lastEventId; };
 
+  // EventSource never shows the status it got. A 204 (napkin's "no such
+  // session"), any other non-200 answer, and even a refused or blocked
+  // connection all end in `error` with readyState CLOSED in Chromium, so
+  // CLOSED alone cannot tell "stop for good" from "try later". When the
+  // browser has given up, one plain GET of the same URL reads the status:
+  // 204 means the session ended; anything else (a network error, a 5xx, a
+  // 200 stream once more) means retry with backoff. The probe is aborted as
+  // soon as its headers arrive, so it never holds a stream open, and it runs
+  // only after a failure, never on the healthy path.
+  async function probe() {
+    const mine = generation;
+    const abort = new AbortController();
+    let status = 0;
+    try {
+      const res = await fetch(streamURLWithId(), {
+        method: 'GET', credentials: 'same-origin', cache: 'no-store',
+        headers: { Accept: 'text/event-stream' }, signal: abort.signal,
+      });
+      status = res.status;
+    } catch (_) { /* network trouble: status stays 0 */ }
+    abort.abort();
+    if (mine !== generation) return;
+    if (status === 204) sessionEnded(); else retry();
+  }
+
   function connect() {
     retryTimer = null;
+    if (ended) return;
     if (source) source.close();
     source = new EventSource(streamURLWithId());
-    source.onopen = () => { backoff = BACKOFF_MIN; };
+    source.onopen = () => { failures = 0; };
     source.onerror = () => {
-      // Our own backoff, not the browser's fixed retry: close and reopen later.
+      // CONNECTING: the browser would retry on its own fixed schedule;
+      // CLOSED: it gave up, and we must learn why. Either way we close it
+      // and decide ourselves.
+      const gaveUp = source.readyState === EventSource.CLOSED;
       source.close();
       source = null;
-      if (retryTimer) return;
-      retryTimer = setTimeout(connect, backoff);
-      backoff = Math.min(backoff * 2, BACKOFF_MAX);
+      if (gaveUp) probe(); else retry();
     };
     source.addEventListener('patch', (e) => {
       remember(e);
@@ -176,14 +237,40 @@
   }
 
   function disconnect() {
+    generation += 1;
     if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; }
     if (source) { source.close(); source = null; }
   }
 
+  // The server no longer knows this session (it restarted, or evicted it):
+  // patches will never come, and posts would be refused. Say so once, in a
+  // small banner that blocks nothing, with a link that starts afresh.
+  function sessionEnded() {
+    ended = true;
+    disconnect();
+    if (document.querySelector('.napkin-ended')) return;
+    const banner = Object.assign(document.createElement('p'), { className: 'napkin-ended' });
+    banner.setAttribute('role', 'status');
+    banner.setAttribute('aria-live', 'polite');
+    const reload = Object.assign(document.createElement('a'), {
+      href: location.pathname + location.search, textContent: 'Reload the page',
+    });
+    banner.append('Your session has ended. ', reload);
+    body.prepend(banner);
+  }
+
   // ----------------------------------------------------------------- forms
 
-  // A local path only ("/x", not "//host" or "https://…").
-  const isLocal = (path) => typeof path === 'string' && path.startsWith('/') && !path.startsWith('//');
+  // The URL a server-provided path leads to, if it stays on this origin;
+  // else null. Only resolving it as the browser will is safe: "/\evil" and
+  // "/<TAB>/evil" look local to a string check, yet browsers read both as
+  // "//evil", another host.
+  function sameOrigin(path) {
+    if (typeof path !== 'string' || !path) return null;
+    let url;
+    try { url = new URL(path, location.href); } catch (_) { return null; }
+    return url.origin === location.origin ? url : null;
+  }
 
   // Posts the form the plain way (no fetch), keeping the clicked button's value.
   function plainSubmit(form, submitter) {
@@ -201,7 +288,7 @@
     }
     // The form's own token is the freshest (a patch may have re-rendered it).
     const csrf = data.get('_csrf') || body.dataset.napkinCsrf || '';
-    const back = data.get('_return');
+    const back = sameOrigin(data.get('_return'));
     const busy = (on) => { if (submitter) submitter.disabled = on; if (on) form.dataset.napkinBusy = '1'; else delete form.dataset.napkinBusy; };
 
     busy(true);
@@ -222,12 +309,13 @@
     try {
       if (res.status === 204) {
         // Done; the patches come over the stream. Navigate only when asked to.
-        const to = res.headers.get('X-Napkin-Location');
-        if (isLocal(to)) location.assign(to);
-        else if (isLocal(back) && back !== location.pathname + location.search) location.assign(back);
+        const to = sameOrigin(res.headers.get('X-Napkin-Location'));
+        if (to) location.assign(to.href);
+        else if (back && back.pathname + back.search !== location.pathname + location.search) location.assign(back.href);
       } else if (res.type === 'opaqueredirect') {
         // The server answered as it would a plain browser (303): go back.
-        location.assign(isLocal(back) ? back : location.href);
+        // (The redirect's own target is opaque to us, so `_return` decides.)
+        location.assign(back ? back.href : location.href);
       } else if (res.status === 422) {
         // The fragment re-rendered with its errors, same id.
         const html = await res.text();
@@ -253,6 +341,10 @@
     if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-napkin-form')) return;
     e.preventDefault();
     if (form.dataset.napkinBusy) return;            // one post at a time per form
+    // A toast's close button: hide it now; the post tells the server, whose
+    // patch agrees a moment later.
+    const closing = form.closest('.toast');
+    if (closing) closing.remove();
     submit(form, e.submitter);
   });
 
@@ -264,6 +356,6 @@
     // Leaving the page closes the stream; coming back from the back/forward
     // cache opens it again.
     window.addEventListener('pagehide', disconnect);
-    window.addEventListener('pageshow', (e) => { if (e.persisted && !source) connect(); });
+    window.addEventListener('pageshow', (e) => { if (e.persisted && !source && !ended) connect(); });
   }
 })();

@@ -1,12 +1,16 @@
 """Rib House in a real browser: the login flow with JavaScript on (live
 updates without reload, toasts) and off (plain form posts), bad names, the
-three screens at phone and desktop widths, and the Content-Security-Policy.
+three screens at phone and desktop widths, the Content-Security-Policy, and
+napkin.js's guards: same-origin paths only, an ended session that stops and
+says so, jittered reconnects, and toasts that never block a control and close
+with or without JavaScript.
 
 Run with Tests/Browser/run, which starts the server and sets RIBHOUSE_URL.
 """
 import json
 import re
 import secrets
+import time
 import urllib.error
 import urllib.request
 
@@ -116,7 +120,7 @@ def announce(base_url, text):
 
 def toast_texts(driver):
     return driver.execute_script(
-        "return Array.from(document.querySelectorAll('.toast'), t => t.textContent.trim());")
+        "return Array.from(document.querySelectorAll('.toast'), t => (t.querySelector('.toast-text') || t).textContent.trim());")
 
 
 def assert_fits(driver, css):
@@ -289,3 +293,172 @@ def test_missing_page(browser, base_url):
     wait_for(driver, ".rh-missing .hero")
     click(driver, ".rh-missing a[href='/']")
     wait_for(driver, ".rh-out .hero")
+
+
+# ---------------------------------------------------- same-origin paths only
+
+# Paths a naive "starts with / but not //" check calls local, which the
+# browser's URL parser reads as //evil.invalid (another origin).
+OFF_ORIGIN_PATHS = {"backslash": "/\\evil.invalid/", "tab": "/\t/evil.invalid/"}
+
+
+@pytest.mark.parametrize("path", sorted(OFF_ORIGIN_PATHS), ids=sorted(OFF_ORIGIN_PATHS))
+def test_return_path_must_stay_on_origin(browser, base_url, path):
+    driver = browser
+    driver.get(base_url + "/")
+    wait_for(driver, ".rh-out .hero")
+    driver.execute_script(
+        "window.__ribhouseMarker = 1;"
+        "document.querySelector('form.login input[name=\"_return\"]').value = arguments[0];",
+        OFF_ORIGIN_PATHS[path])
+    submit_login(driver, "Ada")
+    WebDriverWait(driver, WAIT).until(
+        lambda d: not d.current_url.startswith(base_url) or text_of(d, ".rh-in .greeting .name") == "Ada",
+        message="neither signed in nor navigated")
+    # napkin.js would navigate right after the 204, about when the patch
+    # lands: a moment more shows whether it tried.
+    time.sleep(1.0)
+    assert driver.current_url.startswith(base_url + "/"), f"napkin.js followed {path!r} to {driver.current_url}"
+    assert driver.execute_script("return window.__ribhouseMarker;") == 1, "the page navigated"
+    assert text_of(driver, ".rh-in .greeting .name") == "Ada"
+
+
+# ------------------------------------------------------- the event stream
+
+def events_requests(driver):
+    """The event-stream requests this page made, EventSource and probes alike
+    (resource timing lists both), with their start times in milliseconds."""
+    return driver.execute_script(
+        "return performance.getEntriesByType('resource')"
+        ".filter(e => new URL(e.name).pathname === '/_napkin/events')"
+        ".map(e => ({start: e.startTime, by: e.initiatorType}));")
+
+
+def block_event_stream(driver, blocked):
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/_napkin/events*"] if blocked else []})
+
+
+def test_ended_session_shows_banner_and_stops_reconnecting(browser, base_url):
+    """A tab whose stream comes back to a session the server no longer knows
+    (a restart, an eviction) hears 204: it stops and says so, once."""
+    driver = browser
+    # The stream cannot connect at first (as after a network drop) ...
+    block_event_stream(driver, True)
+    driver.get(base_url + "/")
+    wait_for(driver, ".rh-out .hero")
+    WebDriverWait(driver, WAIT).until(lambda d: len(events_requests(d)) >= 1, message="the stream never tried")
+    # ... and when it can again, the session is one the server does not know.
+    driver.delete_cookie("napkin_session")
+    driver.add_cookie({"name": "napkin_session", "value": "0" * 32, "path": "/", "httpOnly": True})
+    block_event_stream(driver, False)
+
+    banner = wait_for(driver, ".napkin-ended", timeout=LIVE_WAIT)
+    assert banner.get_attribute("role") == "status"
+    assert "ended" in banner.text.lower(), banner.text
+    link = banner.find_element(By.CSS_SELECTOR, "a")
+    assert link.get_attribute("href") == base_url + "/", link.get_attribute("href")
+    assert driver.find_elements(By.CSS_SELECTOR, ".napkin-ended script") == []
+
+    # No further reconnects: the count of stream requests stays put.
+    settled = len(events_requests(driver))
+    time.sleep(3)
+    assert len(events_requests(driver)) == settled, f"still reconnecting: {events_requests(driver)}"
+    assert len(driver.find_elements(By.CSS_SELECTOR, ".napkin-ended")) == 1
+
+    # The page itself stays usable, and the link starts afresh.
+    link.click()
+    wait_for(driver, ".rh-out .hero")
+    wait_gone(driver, ".napkin-ended")
+    assert driver.get_cookie("napkin_session")["value"] != "0" * 32
+
+
+def test_reconnect_backoff_is_jittered(browser, base_url):
+    """Reconnect delays are drawn between the minimum and a growing cap, so
+    tabs that lost the server together do not come back together. With
+    Math.random pinned to 0 every delay is the minimum (0.5 s); a fixed
+    doubling schedule would wait 0.5, 1, 2, 4 s."""
+    driver = browser
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "Math.random = () => 0;"})
+    block_event_stream(driver, True)
+    driver.get(base_url + "/")
+    wait_for(driver, ".rh-out .hero")
+
+    def attempts(d):
+        starts = [r["start"] for r in events_requests(d) if r["by"] != "fetch"]
+        return starts if len(starts) >= 5 else False
+    starts = WebDriverWait(driver, 15).until(attempts, message="the stream did not retry five times")
+    gaps = [b - a for a, b in zip(starts, starts[1:])]
+    assert all(400 <= gap < 900 for gap in gaps[:4]), f"reconnect gaps (ms) follow a fixed schedule: {gaps}"
+
+
+# ------------------------------------------------------------------ toasts
+
+def test_logout_clickable_under_toast_at_phone_width(phone, base_url, artifacts):
+    driver = phone
+    driver.get(base_url + "/")
+    login(driver, "Ada")
+    announce(base_url, "Burnt ends are out of the smoker!")
+    wait_for(driver, ".toast")
+
+    # Put Logout right under the toast (scrolling the page, as a guest would).
+    driver.execute_script("""
+        const button = document.querySelector('form.logout button').getBoundingClientRect();
+        const toast = document.querySelector('.toast').getBoundingClientRect();
+        window.scrollBy(0, (button.top + button.bottom) / 2 - (toast.top + toast.bottom) / 2);""")
+    geometry = driver.execute_script("""
+        const b = document.querySelector('form.logout button').getBoundingClientRect();
+        const t = document.querySelector('.toast').getBoundingClientRect();
+        const x = b.left + b.width / 2, y = b.top + b.height / 2;
+        const hit = document.elementFromPoint(x, y);
+        return {covered: x >= t.left && x <= t.right && y >= t.top && y <= t.bottom,
+                hitsButton: !!hit && !!hit.closest('form.logout')};""")
+    save_screenshot(driver, artifacts / "toast-over-logout-390.png")
+    assert geometry["covered"], f"the toast does not lie over Logout; the test proves nothing: {geometry}"
+
+    # A real click: retried only when a live patch (the pit line, every two
+    # seconds) replaced the button under us, never when something covers it.
+    def attempt(d):
+        try:
+            d.find_element(By.CSS_SELECTOR, "form.logout button").click()
+            return True
+        except (StaleElementReferenceException, NoSuchElementException):
+            return False
+    try:
+        WebDriverWait(driver, WAIT).until(attempt, message="Logout kept going stale")
+    except ElementClickInterceptedException as error:
+        pytest.fail(f"the toast intercepted the click on Logout: {error.msg.splitlines()[0]}")
+    assert geometry["hitsButton"], "a click at Logout's centre lands on the toast"
+    wait_for(driver, ".rh-out .hero")
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+def test_toast_close_button(make_browser, base_url, js):
+    driver = make_browser(js=js, size=PHONE)
+    driver.get(base_url + "/")
+    login(driver, "Ada")
+    announce(base_url, "Brisket is up!")
+    if js:
+        wait_for(driver, ".toast")
+    else:
+        driver.get(base_url + "/")          # without JS the toast comes with the next page
+        wait_for(driver, ".toast")
+    assert toast_texts(driver) == ["Brisket is up!"]
+    close = wait_for(driver, ".toast .toast-close")
+    assert close.get_attribute("aria-label"), "the close button has no accessible name"
+    if js:
+        driver.execute_script("document.querySelector('.toasts').dataset.before = '1';")
+    click(driver, ".toast .toast-close")
+    wait_gone(driver, ".toast")
+    if js:
+        # The server's patch (a fresh toast region) says the post landed.
+        WebDriverWait(driver, WAIT).until(
+            lambda d: d.execute_script("const box = document.querySelector('.toasts'); return !!box && !box.dataset.before;"),
+            message="no patch followed the dismissal")
+        assert driver.find_elements(By.CSS_SELECTOR, ".toast") == []
+    else:
+        assert driver.current_url == base_url + "/"
+    # Gone for good, not only from this copy of the page.
+    driver.get(base_url + "/")
+    wait_for(driver, ".rh-in .greeting")
+    assert driver.find_elements(By.CSS_SELECTOR, ".toast") == []

@@ -102,7 +102,7 @@ struct RibHouseAPITests {
 
         for stream in streams {
             let toast = try await stream.nextPatch { @Sendable in $0.html.contains("class=\"toast\"") }
-            #expect(toast.html.contains("<p class=\"toast\" role=\"status\">\(text)</p>"))
+            #expect(toast.html.contains("<div class=\"toast\"><p class=\"toast-text\" id=\"rh-toast-1\" role=\"status\">\(text)</p>"))
             stream.close()
         }
         for guest in guests {
@@ -146,6 +146,64 @@ struct RibHouseAPITests {
         #expect(malformed.status == 400)
         let plain = try await client.send(.post, "/api/announcements", headers: ["Content-Type": "text/plain"], body: Array("hi".utf8))
         #expect(plain.status == 415)
+        await harness.stop()
+    }
+
+    /// Only JSON needs a CORS preflight: a form-encoded, text/plain or
+    /// multipart post is one any website can make cross-site.
+    @Test("POST /api/announcements takes JSON only: any other content type is 415 and announces nothing",
+          arguments: [
+              "application/x-www-form-urlencoded", "application/x-www-form-urlencoded; charset=utf-8",
+              "text/plain", "text/plain;charset=UTF-8", "multipart/form-data; boundary=rib", nil,
+          ] as [String?])
+    func announcementsTakeJSONOnly(contentType: String?) async throws {
+        let harness = try await RibHouseHarness.start(.inProcess, ticking: false)
+        let guest = harness.client()
+        _ = try await guest.get("/")
+        let stream = try await guest.events()
+        _ = try await stream.nextPatch()
+
+        let bodies: [String: String] = [
+            "multipart/form-data; boundary=rib":
+                "--rib\r\nContent-Disposition: form-data; name=\"text\"\r\n\r\nFree ribs\r\n--rib--\r\n",
+        ]
+        var headers: HTTPHeaders = [:]
+        if let contentType { headers["Content-Type"] = contentType }
+        let body = bodies[contentType ?? ""] ?? "text=Free+ribs"
+        let refused = try await harness.client().send(.post, "/api/announcements", headers: headers, body: Array(body.utf8))
+        #expect(refused.status == 415)
+        #expect(refused.text.contains("application/json"), "says what to send: \(refused.text)")
+        #expect(refused.text.count < 100, "a short message")
+
+        // Nothing was announced: the next patch is the JSON announcement below.
+        let accepted = try await harness.client().send(
+            .post, "/api/announcements", headers: ["Content-Type": "application/json; charset=utf-8"],
+            body: Array(#"{"text": "Brisket is up"}"#.utf8))
+        #expect(accepted.status == 202)
+        let toast = try await stream.nextPatch { @Sendable in $0.html.contains("class=\"toast\"") }
+        #expect(toast.html.contains("Brisket is up"))
+        #expect(!toast.html.contains("Free ribs"))
+        stream.close()
+        await harness.stop()
+    }
+
+    @Test("a refused announcement answers the rule it broke, in a sentence, as plain text")
+    func refusalsAreShortSentences() async throws {
+        let harness = try await RibHouseHarness.start(.inProcess, ticking: false)
+        let client = harness.client()
+        let empty = try await client.post("/api/announcements", json: Text(text: " \n "))
+        #expect(empty.status == 400)
+        #expect(empty.text == "The announcement is empty.")
+        #expect(empty.headers["Content-Type"]?.hasPrefix("text/plain") == true)
+        let long = try await client.post("/api/announcements", json: Text(text: String(repeating: "🔥", count: Announcement.limit + 1)))
+        #expect(long.status == 400)
+        #expect(long.text == "The announcement is longer than \(Announcement.limit) characters.")
+        let wrongType = try await client.send(
+            .post, "/api/announcements", headers: ["Content-Type": "application/json"], body: Array(#"{"text": 7}"#.utf8))
+        #expect(wrongType.status == 400)
+        #expect(!wrongType.text.contains("Swift"), "no Swift error description: \(wrongType.text)")
+        #expect(!wrongType.text.contains("context"), "no Swift error description: \(wrongType.text)")
+        #expect(wrongType.text.count < 100)
         await harness.stop()
     }
 }

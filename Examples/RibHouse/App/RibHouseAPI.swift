@@ -12,6 +12,9 @@ struct RibHouseAPI: Sendable {
         let specials: [Special]
     }
 
+    /// The answer to an announcement that is not JSON.
+    static let jsonOnly = "Announcements are JSON: send Content-Type: application/json."
+
     struct Accepted: Encodable {
         let accepted: Bool
         let text: String
@@ -32,12 +35,21 @@ struct RibHouseAPI: Sendable {
             try .json(await pitService.current)
         }
         router.post("/api/announcements") { [announcements] request in
+            // JSON only. A form-encoded, text/plain or multipart post is a
+            // "simple" request any website can make from a visitor's browser
+            // without a CORS preflight; a JSON one needs the preflight, which
+            // this server never grants.
+            guard request.mediaType == "application/json" else {
+                throw HTTPError(.unsupportedMediaType, Self.jsonOnly)
+            }
             let body = try request.decode(Announcement.self)
             let announcement: Announcement
-            do {
+            do throws(Announcement.Invalid) {
                 announcement = try Announcement(validating: body.text)
             } catch {
-                throw HTTPError(.badRequest, String(describing: error))
+                // Typed: `error` can only be the rule that was broken, in a
+                // sentence, never some other error's Swift description.
+                throw HTTPError(.badRequest, error.description)
             }
             await announcements.send(announcement)
             return try .json(Accepted(accepted: true, text: announcement.text), status: .accepted)

@@ -37,6 +37,7 @@ final class LaunchNapkinBuilder: Builder<any LaunchNapkinDependency>, LaunchNapk
         let presenter = LaunchNapkinPresenter(viewController: viewController)
         viewController.presenter = presenter
         let interactor = LaunchNapkinInteractor(presenter: presenter, authService: component.authService)
+        viewController.listener = interactor
         let router = LaunchNapkinRouter(
             interactor: interactor,
             viewController: viewController,

@@ -1,17 +1,23 @@
 import NapkinWeb
 import napkin
 
+/// How the page talks down to the interactor: a guest closed a toast.
+protocol LaunchNapkinPresentableListener: AnyObject, Sendable {
+    func didDismissToast(id: Toast.ID) async
+}
+
 /// The auth gate of a session.
 ///
 /// Routing follows auth state, never taps: one observation of
 /// `authService.userStream()` decides between LoggedOut and LoggedIn. The
 /// listener methods below only change that state. The interactor also turns
-/// announcements into toasts that expire on their own.
+/// announcements into toasts that expire on their own or when closed.
 final actor LaunchNapkinInteractor:
     PresentableInteractable,
     LoggedOutNapkinListener,
     LoggedInNapkinListener,
-    AnnouncementsNapkinListener
+    AnnouncementsNapkinListener,
+    LaunchNapkinPresentableListener
 {
     nonisolated let lifecycle = InteractorLifecycle()
     nonisolated let presenter: any LaunchNapkinPresentable
@@ -22,6 +28,9 @@ final actor LaunchNapkinInteractor:
     private let authService: any AuthService
     private weak var router: (any LaunchNapkinRouting)?
     private var lastToastID = 0
+    /// The expiry timer of each toast on the page, oldest first: never more
+    /// than ``Toast/limit``, however fast announcements come.
+    private var toastTimers: [(id: Toast.ID, timer: Task<Void, Never>)] = []
 
     init(presenter: any LaunchNapkinPresentable, authService: any AuthService) {
         self.presenter = presenter
@@ -72,9 +81,38 @@ final actor LaunchNapkinInteractor:
         let toast = Toast(id: lastToastID, text: announcement.text)
         await presenter.present(toast: toast)
         // Bound to the active scope: a session torn down takes its timers along.
-        task { [presenter] in
+        let timer = task { [weak self] in
             guard (try? await Task.sleep(for: Self.toastLifetime)) != nil else { return }
-            await presenter.dismissToast(id: toast.id)
+            await self?.expire(toast.id)
         }
+        toastTimers.append((toast.id, timer))
+        // The presenter dropped the oldest toasts beyond the limit; their
+        // timers have nothing left to do. Waiting for them to end (at once,
+        // being cancelled) means a burst never leaves more than a few behind.
+        while toastTimers.count > Toast.limit {
+            await end(toastTimers.removeFirst().timer)
+        }
+    }
+
+    // MARK: - LaunchNapkinPresentableListener
+
+    func didDismissToast(id: Toast.ID) async {
+        if let index = toastTimers.firstIndex(where: { $0.id == id }) {
+            await end(toastTimers.remove(at: index).timer)
+        }
+        await presenter.dismissToast(id: id)
+    }
+
+    // MARK: - Toast timers
+
+    /// A toast's time is up (called from its own timer, which then ends).
+    private func expire(_ id: Toast.ID) async {
+        toastTimers.removeAll { $0.id == id }
+        await presenter.dismissToast(id: id)
+    }
+
+    private func end(_ timer: Task<Void, Never>) async {
+        timer.cancel()
+        await timer.value
     }
 }

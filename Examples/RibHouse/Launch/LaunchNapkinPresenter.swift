@@ -5,6 +5,10 @@ import napkin
 struct Toast: Sendable, Equatable, Encodable, Identifiable {
     let id: Int
     let text: String
+
+    /// The most toasts a page shows at once. Anyone may announce, so a
+    /// burst must not bury the page (or grow every session's state).
+    static let limit = 3
 }
 
 /// What the Launch interactor shows: the page-wide toasts.
@@ -21,8 +25,9 @@ protocol LaunchNapkinPresentable: Presentable {
 final class LaunchNapkinPresenter: Presenter<LaunchNapkinViewController>, LaunchNapkinPresentable, StatePresenting {
     private(set) var toasts: [Toast] = []
 
+    /// Shows `toast`, dropping the oldest beyond ``Toast/limit``.
     func present(toast: Toast) {
-        toasts.append(toast)
+        toasts = Array((toasts + [toast]).suffix(Toast.limit))
     }
 
     func dismissToast(id: Toast.ID) {
