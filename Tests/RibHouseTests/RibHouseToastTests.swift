@@ -7,7 +7,7 @@ import Testing
 
 /// Toasts: a page keeps only the newest few, and each can be dismissed with
 /// or without JavaScript.
-@Suite("Rib House toasts")
+@Suite("Rib House toasts", .timeLimit(.minutes(1)))
 @MainActor
 struct RibHouseToastTests {
     struct Text: Encodable { let text: String }
