@@ -234,6 +234,12 @@
       remember(e);
       try { applyPatch(JSON.parse(e.data)); } catch (err) { console.error('napkin: bad patch', err); }
     });
+    // The server closes a session's oldest stream when a newer tab opens one
+    // past its limit, and says so: reconnecting would only push out another
+    // tab in turn, so this tab stops until the reader asks for it again.
+    source.addEventListener('end', () => {
+      stop('This tab stopped updating because newer tabs of this site are open. ', 'Reload to resume');
+    });
   }
 
   function disconnect() {
@@ -245,7 +251,10 @@
   // The server no longer knows this session (it restarted, or evicted it):
   // patches will never come, and posts would be refused. Say so once, in a
   // small banner that blocks nothing, with a link that starts afresh.
-  function sessionEnded() {
+  const sessionEnded = () => stop('Your session has ended. ', 'Reload the page');
+
+  // Stops the stream for good and shows why, with a reload link.
+  function stop(text, linkText) {
     ended = true;
     disconnect();
     if (document.querySelector('.napkin-ended')) return;
@@ -253,9 +262,9 @@
     banner.setAttribute('role', 'status');
     banner.setAttribute('aria-live', 'polite');
     const reload = Object.assign(document.createElement('a'), {
-      href: location.pathname + location.search, textContent: 'Reload the page',
+      href: location.pathname + location.search, textContent: linkText,
     });
-    banner.append('Your session has ended. ', reload);
+    banner.append(text, reload);
     body.prepend(banner);
   }
 

@@ -373,6 +373,35 @@ def test_ended_session_shows_banner_and_stops_reconnecting(browser, base_url):
     assert driver.get_cookie("napkin_session")["value"] != "0" * 32
 
 
+def test_tab_pushed_out_by_newer_streams_stops_and_says_so(browser, base_url):
+    """A session holds at most eight streams; when more open, the oldest tab
+    is told it was replaced. It must stop (reconnecting would push another
+    tab out in turn) and say why, with a way back."""
+    import http.client
+    from urllib.parse import urlparse
+    driver = browser
+    driver.get(base_url + "/")
+    wait_for(driver, ".rh-out .hero")
+    time.sleep(1)  # let the browser's stream reach the server before the newer ones
+    cookie = driver.get_cookie("napkin_session")["value"]
+    where = urlparse(base_url)
+    newer = []
+    for _ in range(8):
+        conn = http.client.HTTPConnection(where.hostname, where.port, timeout=WAIT)
+        conn.request("GET", "/_napkin/events", headers={"Cookie": "napkin_session=" + cookie})
+        assert conn.getresponse().status == 200
+        newer.append(conn)
+    try:
+        banner = wait_for(driver, ".napkin-ended", timeout=LIVE_WAIT)
+        assert "newer tabs" in banner.text, banner.text
+        settled = len(events_requests(driver))
+        time.sleep(2)
+        assert len(events_requests(driver)) == settled, "the replaced tab kept reconnecting"
+    finally:
+        for conn in newer:
+            conn.close()
+
+
 def test_reconnect_backoff_is_jittered(browser, base_url):
     """Reconnect delays are drawn between the minimum and a growing cap, so
     tabs that lost the server together do not come back together. With
