@@ -7,11 +7,19 @@ let options: LaunchOptions
 do {
     options = try LaunchOptions()
 } catch {
-    FileHandle.standardError.write(Data("RibHouse: \(error)\nusage: RibHouse [--host H] [--port P] [--public DIR] [--pit-interval MS]\n".utf8))
+    FileHandle.standardError.write(Data("RibHouse: \(error)\n\(LaunchOptions.usage)\n".utf8))
     exit(2)
 }
 
+if options.showHelp {
+    print(LaunchOptions.usage)
+    exit(0)
+}
+
+var configuration = RibHouseApp.configuration
+if let timeout = options.newSessionTimeout { configuration.newSessionIdleTimeout = timeout }
 let ribHouse = RibHouseApp.make(
+    configuration: configuration,
     publicDirectory: options.publicDirectory ?? LaunchOptions.defaultPublicDirectory(),
     pitInterval: options.pitInterval)
 let server = HTTPServer(

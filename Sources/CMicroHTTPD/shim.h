@@ -10,6 +10,9 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <microhttpd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 /* MHD_start_daemon and MHD_get_*_info are variadic, which Swift cannot call.
    These small non-variadic wrappers are the only C napkin needs. */
@@ -123,6 +126,23 @@ static inline int napkin_peer(struct MHD_Connection *c, char *buf, size_t len) {
 /* Stops accepting new connections; returns the listening socket (the caller closes it after stop), or -1. */
 static inline int napkin_quiesce(struct MHD_Daemon *d) {
     return (int)MHD_quiesce_daemon(d);
+}
+
+/* glibc's allocator controls, which Swift's Glibc module does not export:
+   pin the mmap threshold (so large freed blocks are unmapped at once), and
+   hand whole free pages back to the system. No-ops elsewhere. */
+static inline void napkin_pin_mmap_threshold(int bytes) {
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, bytes);
+#else
+    (void)bytes;
+#endif
+}
+
+static inline void napkin_malloc_trim(void) {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
 }
 
 #endif

@@ -1,12 +1,19 @@
 import Foundation
 
 /// What `swift run RibHouse` can be told: `--host`, `--port` (or `PORT`),
-/// `--public`, and `--pit-interval` in milliseconds (tests speed the pit up).
+/// `--public`, `--pit-interval` in milliseconds (tests speed the pit up), and
+/// `--new-session-timeout` in seconds (how long a session that served one
+/// page and never came back is kept).
 struct LaunchOptions: Equatable {
     var host = "127.0.0.1"
     var port = 8080
     var publicDirectory: String?
     var pitInterval: Duration = .seconds(2)
+    var newSessionTimeout: Duration?
+    /// `--help` was given: print ``usage`` and stop.
+    var showHelp = false
+
+    static let usage = "usage: RibHouse [--host H] [--port P] [--public DIR] [--pit-interval MS] [--new-session-timeout SECONDS]"
 
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -19,11 +26,18 @@ struct LaunchOptions: Equatable {
         }
         var remaining = arguments[...]
         while let flag = remaining.popFirst() {
+            if flag == "--help" || flag == "-h" {
+                showHelp = true
+                continue
+            }
             guard let value = remaining.popFirst() else { throw Invalid(description: "\(flag) needs a value") }
             switch flag {
             case "--host": host = value
             case "--port": port = try Self.port(value)
             case "--public": publicDirectory = value
+            case "--new-session-timeout":
+                guard let seconds = Int(value), seconds > 0 else { throw Invalid(description: "--new-session-timeout takes seconds") }
+                newSessionTimeout = .seconds(seconds)
             case "--pit-interval":
                 guard let ms = Int(value), ms > 0 else { throw Invalid(description: "--pit-interval takes milliseconds") }
                 pitInterval = .milliseconds(ms)

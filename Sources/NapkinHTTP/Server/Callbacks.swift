@@ -54,9 +54,16 @@ enum Callbacks {
             return !s.started
         }
         if first {
-            if let length = Callbacks.header(connection, "Content-Length").flatMap(Int.init), length > core.maxBodySize {
-                context.state.withLock { $0.tooLarge = true; $0.phase = .delivered }
-                ResponseWriter.queue(Callbacks.tooLarge(core), on: connection, context: context, core: core)
+            if let length = Callbacks.header(connection, "Content-Length").flatMap(Int.init) {
+                if length > core.maxBodySize {
+                    context.state.withLock { $0.tooLarge = true; $0.phase = .delivered }
+                    ResponseWriter.queue(Callbacks.tooLarge(core), on: connection, context: context, core: core)
+                } else if length > 0 {
+                    // One allocation of the announced size instead of doubling
+                    // growth, which would hold up to twice what arrived. Pages
+                    // not yet written cost no memory.
+                    context.state.withLock { $0.body.reserveCapacity(length) }
+                }
             }
             return MHDResult.yes
         }

@@ -22,6 +22,7 @@ public final class HTTPServer: Sendable {
         var port = 0
         var core: ServerCore?
         var stopped = false
+        var trimmer: Task<Void, Never>?
     }
 
     private let configuration: ServerConfiguration
@@ -70,6 +71,10 @@ public final class HTTPServer: Sendable {
             state.daemon = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(daemon)))
             state.port = Int(napkin_daemon_port(daemon))
             state.core = core
+            MemoryReturn.pinThreshold
+            if let interval = configuration.memoryTrimInterval {
+                state.trimmer = MemoryReturn.trimPeriodically(every: interval)
+            }
         }
     }
 
@@ -79,7 +84,8 @@ public final class HTTPServer: Sendable {
     public func shutdown() async {
         let taken = running.withLock { state -> (UInt, ServerCore)? in
             guard state.daemon != 0, let core = state.core else { return nil }
-            defer { state.daemon = 0; state.core = nil; state.stopped = true }
+            state.trimmer?.cancel()
+            defer { state.daemon = 0; state.core = nil; state.stopped = true; state.trimmer = nil }
             return (state.daemon, core)
         }
         guard let (address, core) = taken, let daemon = OpaquePointer(bitPattern: address) else { return }

@@ -33,6 +33,9 @@ public struct ServerConfiguration: Sendable {
     /// discarded and answered 503 with `Retry-After`, so slow uploads cannot
     /// fill memory (each may hold up to ``maxRequestBodySize``).
     public var maxBufferedBodyBytes: Int
+    /// How often freed memory is handed back to the operating system (glibc's
+    /// `malloc_trim`), so the process comes back down after a burst; `nil` never.
+    public var memoryTrimInterval: Duration?
     /// How long ``HTTPServer/shutdown()`` waits for in-flight requests before answering them 503.
     public var shutdownGracePeriod: Duration
 
@@ -47,7 +50,8 @@ public struct ServerConfiguration: Sendable {
         connectionMemoryLimit: Int = 8 * 1024,
         maxRequestBodySize: Int = 1 << 20,
         maxBufferedBodyBytes: Int = 64 << 20,
-        shutdownGracePeriod: Duration = .seconds(10)
+        shutdownGracePeriod: Duration = .seconds(10),
+        memoryTrimInterval: Duration? = .seconds(5)
     ) {
         self.host = host
         self.port = port
@@ -59,5 +63,6 @@ public struct ServerConfiguration: Sendable {
         self.maxRequestBodySize = maxRequestBodySize
         self.maxBufferedBodyBytes = maxBufferedBodyBytes
         self.shutdownGracePeriod = shutdownGracePeriod
+        self.memoryTrimInterval = memoryTrimInterval
     }
 }

@@ -59,7 +59,8 @@ public final class NapkinApp {
 
     private func startSweeping() {
         guard sweeper == nil else { return }
-        let interval = configuration.idleSweepInterval ?? min(configuration.sessionIdleTimeout / 4, .seconds(60))
+        let shortest = min(configuration.sessionIdleTimeout, configuration.newSessionIdleTimeout)
+        let interval = configuration.idleSweepInterval ?? min(shortest / 4, .seconds(60))
         sweeper = Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: max(interval, .milliseconds(100)))

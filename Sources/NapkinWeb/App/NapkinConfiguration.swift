@@ -10,7 +10,7 @@ public struct NapkinConfiguration: Sendable {
     /// make is such sessions. At most ``sessionIdleTimeout``.
     public var newSessionIdleTimeout: Duration
     /// How often idle sessions are looked for; `nil` for a quarter of the
-    /// idle timeout, at most a minute.
+    /// shorter idle timeout, at most a minute.
     public var idleSweepInterval: Duration?
     /// At most this many live sessions; a new one evicts the least recently
     /// used, sessions without an open tab first.
