@@ -115,19 +115,6 @@ struct LiveUpdateTests {
         await testApp.stop()
     }
 
-    @Test("a slow tab gets the latest html per fragment, not a backlog")
-    func slowTabCoalesces() async throws {
-        // A tab's stream, as a session makes it: patches keyed by fragment.
-        let stream = Channel<String>(policy: .finishWhenFull(capacity: 8))
-        stream.offer("one", key: "n-1")
-        stream.offer("other", key: "n-2")
-        stream.offer("three", key: "n-1")
-        #expect(try await stream.next() == "other")
-        #expect(try await stream.next() == "three")
-        stream.cancel()
-        #expect(try await stream.next() == nil)
-    }
-
     @Test("typed markup comes back escaped in HTML, JSON and patches", arguments: TestApp.Mode.allCases)
     func escapingEverywhere(mode: TestApp.Mode) async throws {
         let testApp = try await TestApp.start(mode)
