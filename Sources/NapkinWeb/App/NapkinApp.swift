@@ -136,16 +136,28 @@ public final class NapkinApp {
     /// path some napkin claims. Anything else without a session (`HEAD`,
     /// JSON, a missing file such as `/favicon.ico`) is answered from a tree
     /// that is torn down at once — nothing is kept and no cookie is set.
+    ///
+    /// For a session that exists, only a page view or a JSON request (a
+    /// program asking for the tree at a path) navigates its tree. Anything
+    /// else — `HEAD`, a favicon or image request (`Sec-Fetch-Dest`) — is
+    /// answered without moving it, so it can never change what the session's
+    /// pages show or where their forms return.
     func page(_ request: Request) async -> Response {
         let path = WebPath(request.path)
+        let pageView = PageResponder.isPageView(request)
         if let session = existingSession(for: request) {
+            guard pageView || (request.method == .get && PageResponder.wantsJSON(request)) else {
+                return request.method == .head
+                    ? Response(status: .ok, headers: ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"])
+                    : Response.text("Not Found", status: .notFound)
+            }
             let claimed = await navigate(session, to: path)
             return respond(request, session: session, path: path, claimed: claimed)
         }
         let session = await launchSession()
         let claimed = await navigate(session, to: path)
         var response = respond(request, session: session, path: path, claimed: claimed)
-        if claimed, request.method == .get, PageResponder.acceptsHTML(request) {
+        if claimed, pageView {
             for old in store.insert(session) { await old.terminate() }
             response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
         } else {

@@ -18,6 +18,15 @@ struct PageResponder: HTTPResponder {
         return await app.page(request)
     }
 
+    /// Whether the request is a page view: a `GET` for a document that takes
+    /// HTML. A browser's own subresource requests (the favicon, an image)
+    /// say otherwise in `Sec-Fetch-Dest`, so they never move a session's tree.
+    static func isPageView(_ request: Request) -> Bool {
+        guard request.method == .get, acceptsHTML(request) else { return false }
+        guard let destination = request.headers["Sec-Fetch-Dest"]?.lowercased() else { return true }
+        return destination == "document" || destination == "iframe" || destination == "frame"
+    }
+
     /// Whether the client takes HTML: no `Accept` field, or one naming
     /// `text/html`, `text/*` or `*/*`.
     static func acceptsHTML(_ request: Request) -> Bool {
