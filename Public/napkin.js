@@ -359,12 +359,41 @@
 
   // ------------------------------------------------------------------ start
 
+  // A hidden tab gives its stream back after a short grace, and a tab that
+  // loads hidden waits to be seen: a browser opens at most six connections
+  // per host, and every open stream holds one, so background tabs must not
+  // starve the visible one. Shown again, the tab reconnects with its last
+  // event id and the server sends whatever it missed (the whole page when
+  // it is behind).
+  const HIDDEN_GRACE = 10000;
+  let hiddenTimer = null;
+  let parked = false;
+
+  function onVisibility() {
+    if (document.visibilityState === 'hidden') {
+      if (hiddenTimer || parked) return;
+      const grace = Number(body.dataset.napkinHiddenGrace) || HIDDEN_GRACE;
+      hiddenTimer = setTimeout(() => {
+        hiddenTimer = null;
+        if (document.visibilityState !== 'hidden' || ended) return;
+        parked = true;
+        disconnect();
+      }, grace);
+    } else {
+      if (hiddenTimer) { clearTimeout(hiddenTimer); hiddenTimer = null; }
+      if (parked && !ended) { parked = false; connect(); }
+    }
+  }
+
   armToasts(document);
   if (streamURL && window.EventSource) {
-    connect();
+    if (document.visibilityState === 'hidden') parked = true; else connect();
+    document.addEventListener('visibilitychange', onVisibility);
     // Leaving the page closes the stream; coming back from the back/forward
     // cache opens it again.
     window.addEventListener('pagehide', disconnect);
-    window.addEventListener('pageshow', (e) => { if (e.persisted && !source && !ended) connect(); });
+    window.addEventListener('pageshow', (e) => {
+      if (e.persisted && !source && !ended && document.visibilityState !== 'hidden') connect();
+    });
   }
 })();

@@ -402,6 +402,33 @@ def test_tab_pushed_out_by_newer_streams_stops_and_says_so(browser, base_url):
             conn.close()
 
 
+def set_visibility(driver, state):
+    """Makes the page believe it is hidden or visible, as a tab switch would."""
+    driver.execute_script(
+        "Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => arguments[0]});"
+        "document.dispatchEvent(new Event('visibilitychange'));", state)
+
+
+def test_hidden_tab_gives_its_stream_back_and_catches_up(browser, base_url):
+    """A hidden tab closes its stream after a grace (browsers allow six
+    connections per host, and background tabs must not hold them all); shown
+    again it reconnects and gets what it missed."""
+    driver = browser
+    driver.get(base_url + "/")
+    wait_for(driver, ".rh-out .hero")
+    time.sleep(1)  # the stream is open
+    driver.execute_script("document.body.dataset.napkinHiddenGrace = '200';")
+    set_visibility(driver, "hidden")
+    time.sleep(1)  # past the grace: the stream is given back
+    text = "While you were away: " + secrets.token_hex(4)
+    announce(base_url, text)
+    time.sleep(1.5)
+    assert text not in toast_texts(driver), "a hidden tab past its grace still received patches"
+    set_visibility(driver, "visible")
+    WebDriverWait(driver, LIVE_WAIT).until(lambda d: text in toast_texts(d),
+                                           message="the tab did not catch up when shown again")
+
+
 def test_reconnect_backoff_is_jittered(browser, base_url):
     """Reconnect delays are drawn between the minimum and a growing cap, so
     tabs that lost the server together do not come back together. With
