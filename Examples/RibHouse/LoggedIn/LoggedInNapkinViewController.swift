@@ -11,6 +11,8 @@ protocol LoggedInNapkinViewControllable: ViewControllable {
 
 /// The charcoal night: masthead with the name and the live pit line, tabs,
 /// the numbered foods, the specials, the Pit Board when open, and Logout.
+/// The pit line is a region of its own: a pit tick re-renders and sends
+/// that line only, not the whole screen.
 final class LoggedInNapkinViewController: WebViewController, LoggedInNapkinViewControllable {
     weak var presenter: LoggedInNapkinPresenter?
     weak var listener: (any LoggedInNapkinPresentableListener)?
@@ -40,7 +42,7 @@ final class LoggedInNapkinViewController: WebViewController, LoggedInNapkinViewC
             <header class="masthead">\
             <p class="kicker">§ ∞ · Signed in</p>\
             <h1 class="greeting">Howdy, <span class="name">\(presenter.user.name)</span></h1>\
-            <p class="pit-header" role="status">\(presenter.pitHeadline)</p>\
+            \(region("pit") { "<p class=\"pit-header\" role=\"status\">\(presenter.pitHeadline)</p>" })\
             <nav class="tabs" aria-label="Sections">\(tabs)</nav>\
             </header>\
             <section class="menu" aria-labelledby="rh-foods"><h2 id="rh-foods">Barbecue foods</h2>\

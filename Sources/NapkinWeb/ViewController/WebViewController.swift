@@ -41,7 +41,7 @@ open class WebViewController: ViewControllable {
 
     private var slots: [String: WebViewController] = [:]
     private var actions: [String: WebAction] = [:]
-    private(set) weak var parent: WebViewController?
+    fileprivate(set) weak var parent: WebViewController?
     private(set) weak var session: WebSession?
     private var cachedHTML: HTML?
     /// Whether an observation of ``body()`` is registered and has not fired.
@@ -49,6 +49,14 @@ open class WebViewController: ViewControllable {
     /// same state and needs no new one (which would pile up in the
     /// observed objects until they next change).
     private var observing = false
+    /// Bumped whenever a new observation is armed; an older one that fires
+    /// later is stale and ignored.
+    private var observation = 0
+    /// Parts of the body observed on their own (see ``region(_:_:)``).
+    private var regions: [String: RegionViewController] = [:]
+    /// Regions the body asked for while rendering, and whether one was new.
+    private var regionsUsed: Set<String> = []
+    private var regionCreated = false
 
     /// Creates a view controller with a fresh fragment id.
     public init() {
@@ -94,6 +102,40 @@ open class WebViewController: ViewControllable {
 
     /// The children shown in slots, by slot name.
     public final var children: [String: WebViewController] { slots }
+
+    // MARK: - Regions
+
+    /// A part of the body observed on its own: when a change touches only
+    /// what `content` reads, only this part is re-rendered and sent to the
+    /// tabs — the few bytes that changed, not the whole fragment. Use it in
+    /// ``body()`` around a value that changes often (a live figure, a clock):
+    ///
+    /// ```swift
+    /// override func body() -> HTML {
+    ///     """
+    ///     <h1>\(presenter.title)</h1>\
+    ///     \(region("pit") { "<p class=\"pit\">\(presenter.pitHeadline)</p>" })
+    ///     """
+    /// }
+    /// ```
+    ///
+    /// The region is wrapped in its own `<div class="napkin">` with a stable
+    /// id (give it `display: contents` to keep layouts unchanged). Forms in
+    /// `content` still belong to this fragment. A region the body stops
+    /// asking for is dropped.
+    public final func region(_ name: String, _ content: @escaping @MainActor () -> HTML) -> HTML {
+        regionsUsed.insert(name)
+        if let existing = regions[name] {
+            existing.content = content
+            return existing.render()
+        }
+        let region = RegionViewController(name: "\(napkinName).\(name)", content: content)
+        region.parent = self
+        regions[name] = region
+        if let session { region.mount(in: session) }
+        regionCreated = true
+        return region.render()
+    }
 
     // MARK: - Actions
 
@@ -145,23 +187,49 @@ open class WebViewController: ViewControllable {
     /// changed since the last time.
     final func render() -> HTML {
         if let cachedHTML { return cachedHTML }
-        // Children render first, outside this fragment's observation, so a
-        // child's change re-renders the child only.
+        // Children and regions render first, outside this fragment's
+        // observation, so a change they alone read re-renders them only.
         for child in slots.values { _ = child.render() }
-        let inner: HTML
+        for region in regions.values { _ = region.render() }
+        regionsUsed.removeAll(keepingCapacity: true)
+        regionCreated = false
+        var inner: HTML
         if observing {
             inner = body()
         } else {
-            observing = true
-            inner = withObservationTracking {
-                body()
-            } onChange: { [weak self] in
-                WebViewController.onMain { self?.stateChanged() }
+            inner = observedBody()
+            if regionCreated {
+                // A new region first rendered inside this observation, which
+                // then also watches what the region reads. Render once more
+                // with the region cached; the first observation is stale.
+                regionsUsed.removeAll(keepingCapacity: true)
+                inner = observedBody()
             }
         }
+        dropUnusedRegions()
         let html: HTML = "<div class=\"napkin\" id=\"\(fragmentID)\" data-napkin=\"\(napkinName)\">\(inner)</div>"
         cachedHTML = html
         return html
+    }
+
+    /// `body()` under a fresh observation, which supersedes any armed one.
+    private func observedBody() -> HTML {
+        observing = true
+        observation += 1
+        let generation = observation
+        return withObservationTracking {
+            body()
+        } onChange: { [weak self] in
+            WebViewController.onMain { self?.stateChanged(generation) }
+        }
+    }
+
+    private func dropUnusedRegions() {
+        guard regions.count > regionsUsed.count else { return }
+        for (name, region) in regions where !regionsUsed.contains(name) {
+            region.unmount()
+            regions[name] = nil
+        }
     }
 
     /// Runs `work` on the main actor: at once when already there (so the
@@ -174,7 +242,8 @@ open class WebViewController: ViewControllable {
         }
     }
 
-    private func stateChanged() {
+    private func stateChanged(_ generation: Int) {
+        guard generation == observation else { return }
         observing = false
         invalidate()
     }
@@ -196,10 +265,19 @@ open class WebViewController: ViewControllable {
         self.session = session
         session.register(self)
         for child in slots.values { child.mount(in: session) }
+        for region in regions.values {
+            region.parent = self
+            region.mount(in: session)
+        }
     }
 
     func unmount() {
         for child in slots.values { child.unmount() }
+        // Regions are made again by the next render; dropping them here also
+        // breaks the cycle their content closures may hold (a closure that
+        // captures the presenter, which holds this view).
+        for region in regions.values { region.unmount() }
+        regions.removeAll()
         session?.unregister(self)
         session = nil
         parent = nil
@@ -212,6 +290,7 @@ open class WebViewController: ViewControllable {
     func forgetRenders() {
         cachedHTML = nil
         for child in slots.values { child.forgetRenders() }
+        for region in regions.values { region.forgetRenders() }
     }
 
     /// Whether `other` contains this fragment.
@@ -222,5 +301,24 @@ open class WebViewController: ViewControllable {
             node = current.parent
         }
         return false
+    }
+}
+
+/// A part of a fragment's body with an observation of its own (see
+/// ``WebViewController/region(_:_:)``).
+final class RegionViewController: WebViewController {
+    private let name: String
+    var content: @MainActor () -> HTML
+
+    init(name: String, content: @escaping @MainActor () -> HTML) {
+        self.name = name
+        self.content = content
+        super.init()
+    }
+
+    override var napkinName: String { name }
+
+    override func body() -> HTML {
+        content()
     }
 }

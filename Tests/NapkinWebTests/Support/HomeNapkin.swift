@@ -115,7 +115,7 @@ final class HomeViewController: WebViewController {
     override func body() -> HTML {
         """
         <h1 class="count">Count: \(presenter.count)</h1>\
-        <p class="shared">Shared: \(presenter.shared)</p>\
+        \(region("shared") { [presenter] in "<p class=\"shared\">Shared: \(presenter.shared)</p>" })\
         <p class="note">\(presenter.note)</p>\
         \(form("increment", content: "<button type=\"submit\">Increment</button>"))\
         \(form("bump", content: "<button type=\"submit\">Bump</button>"))\
