@@ -91,6 +91,9 @@ final class SocketConnection: Sendable {
             var buffer = [UInt8](repeating: 0, count: 16_384)
             while true {
                 let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                // A signal handled elsewhere in the process interrupts the
+                // read; the connection is still there.
+                if count < 0, errno == EINTR { continue }
                 if count <= 0 { break }
                 continuation.yield(Array(buffer[0..<count]))
             }
@@ -129,6 +132,7 @@ final class SocketConnection: Sendable {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0, errno == EINTR { continue }
             if sent <= 0 { return }
             offset += sent
         }

@@ -168,9 +168,11 @@ public final class WebSession: LaunchHost {
         while streams.count >= maxStreams, let oldest = streams.keys.min() {
             streams.removeValue(forKey: oldest).map(Self.supersede)
         }
+        // Pending changes go to the tabs already open; this one is sent the
+        // whole page as it is now, when it is behind.
+        flush()
         streams[streamID] = stream
         store?.streamsChanged(self)
-        flush()
         if let root, lastEventID != sequence {
             let page = Patch(id: root.fragmentID, html: root.render().rendered, sequence: sequence)
             stream.offer(page.event, key: page.id)

@@ -55,6 +55,7 @@ final class TestConnection: Sendable {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0, errno == EINTR { continue }
             guard n > 0 else {
                 let error = errno
                 if error == EAGAIN || error == EWOULDBLOCK { throw Failure(description: "the server read nothing within \(timeoutSeconds) s") }
@@ -80,7 +81,12 @@ final class TestConnection: Sendable {
 
     private func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 16384)
-        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        // A signal handled elsewhere in the process (SIGCHLD from a test that
+        // runs a tool) interrupts a blocking call: that is not an answer.
+        var n: Int
+        repeat {
+            n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        } while n < 0 && errno == EINTR
         if n < 0 {
             let error = errno
             if error == EAGAIN || error == EWOULDBLOCK { throw Failure(description: "no data from the server within \(timeoutSeconds) s") }
@@ -166,7 +172,8 @@ final class TestConnection: Sendable {
     func hungUpWithoutReply() throws -> Bool {
         if buffer.withLock({ !$0.isEmpty }) { return false }
         var byte: UInt8 = 0
-        let n = recv(fd, &byte, 1, 0)
+        var n: Int
+        repeat { n = recv(fd, &byte, 1, 0) } while n < 0 && errno == EINTR
         if n > 0 { return false }
         if n == 0 { return true }
         let error = errno
