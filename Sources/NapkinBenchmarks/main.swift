@@ -1,12 +1,13 @@
 import Foundation
 
 // The napkin benchmark executable: `swift run -c release NapkinBenchmarks [suite ...]`.
-// Suites: core, http, web (all of them when none is named). Each prints its own table.
+// Suites: core, http, web, ribhouse (all of them when none is named). Each prints its own table.
 
 let suites: [(name: String, run: @Sendable () async throws -> Void)] = [
     ("core", CoreBenchmarks.run),
     ("http", HTTPBenchmarks.run),
     ("web", WebBenchmarks.run),
+    ("ribhouse", RibHouseBenchmarks.run),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

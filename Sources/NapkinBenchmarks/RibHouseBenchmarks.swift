@@ -1,0 +1,158 @@
+import Foundation
+
+/// The ribhouse suite: the real release `RibHouse` binary, as shipped, against
+/// the C libmicrohttpd floor built beside it in the same run. Each server is
+/// pinned to core 0 and `wrk -t1 -c50` to core 1 (`taskset`), and each case
+/// keeps the best of alternating rounds (other work on a shared box only ever
+/// lowers a figure).
+enum RibHouseBenchmarks {
+    static let rounds = 3
+    static let seconds = 3
+    /// The static file measured: the smallest file Rib House ships in `Public/`.
+    static let staticPath = "/favicon.svg"
+
+    static var packageRoot: String {
+        // This file is Sources/NapkinBenchmarks/RibHouseBenchmarks.swift.
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+    }
+
+    /// `.build/release/RibHouse`: beside this executable when it was built
+    /// with `-c release`, else under the package.
+    static func ribHouseBinary() -> String? {
+        var candidates: [String] = []
+        if let me = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+            let beside = me.deletingLastPathComponent().appendingPathComponent("RibHouse").path
+            if beside.contains("/release/") { candidates.append(beside) }
+        }
+        candidates.append(packageRoot + "/.build/release/RibHouse")
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// A running server: its process and the port it bound.
+    struct Server {
+        let process: Process
+        let port: Int
+        var pid: Int32 { process.processIdentifier }
+        func stop() {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+        }
+    }
+
+    static func run() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset") else {
+            print("ribhouse: taskset (util-linux) is needed to pin the servers and wrk to cores"); return
+        }
+        guard HTTPBenchmarks.hasWrk() else {
+            print("ribhouse: wrk is not installed (scripts/setup --bench)"); return
+        }
+        guard let binary = ribHouseBinary() else {
+            print("ribhouse: no release RibHouse binary: run `swift build -c release --product RibHouse` first "
+                  + "(looked beside this executable and in \(packageRoot)/.build/release/)")
+            exit(1)
+        }
+        let publicDirectory = packageRoot + "/Public"
+        let asset = publicDirectory + staticPath
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: asset))?[.size] as? Int else {
+            print("ribhouse: \(asset) is missing"); exit(1)
+        }
+        let work = NSTemporaryDirectory() + "napkin-ribhouse-\(getpid())"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        try HTTPBenchmarks.compile("hello.c", to: work + "/hello", libraries: ["-lmicrohttpd"])
+
+        // The C floor: one thread on core 0, serving the same file from disk.
+        let floor = try start(["/usr/bin/taskset", "-c", "0", work + "/hello", "1", String(HTTPBenchmarks.memoryLimit), asset],
+                              log: nil, portLine: { Int($0) })
+        defer { floor.stop() }
+        // Rib House as shipped (default configuration, access log to a file,
+        // as a service's stderr would be), and once more with the log off.
+        let ribArguments = { (extra: [String]) in
+            ["/usr/bin/taskset", "-c", "0", binary, "--port", "0", "--public", publicDirectory] + extra
+        }
+        let portFromBanner = { (line: String) -> Int? in
+            line.hasPrefix("Rib House on ") ? line.split(separator: ":").last.flatMap { Int($0) } : nil
+        }
+        let logPath = work + "/access.log"
+        let rib = try start(ribArguments([]), log: logPath, portLine: portFromBanner)
+        defer { rib.stop() }
+        let quiet = try start(ribArguments(["--no-access-log"]), log: work + "/quiet.log", portLine: portFromBanner)
+        defer { quiet.stop() }
+
+        for (port, path) in [(floor.port, "/"), (rib.port, staticPath), (rib.port, "/api/pit"), (quiet.port, staticPath)] {
+            _ = try wrk(port: port, path: path, seconds: 1)
+        }
+
+        func sideBySide(_ cases: [(Server, String)]) throws -> [HTTPBenchmarks.Run] {
+            var runs = Array(repeating: [HTTPBenchmarks.Run](), count: cases.count)
+            for _ in 0..<rounds {
+                for (index, (server, path)) in cases.enumerated() {
+                    runs[index].append(try HTTPBenchmarks.measure(pid: server.pid) { try wrk(port: server.port, path: path, seconds: seconds) })
+                }
+            }
+            return runs.map { r in HTTPBenchmarks.Run(rps: r.map(\.rps).max()!, cpuPerRequest: r.map(\.cpuPerRequest).min()!) }
+        }
+        let file = try sideBySide([(floor, "/static/file"), (rib, staticPath), (quiet, staticPath)])
+        let pit = try sideBySide([(floor, "/"), (rib, "/api/pit")])
+
+        var table = Table(
+            "Rib House as shipped vs libmicrohttpd from C (each server pinned to core 0, wrk -t1 -c50 on core 1, best of \(rounds) alternating × \(seconds) s)",
+            columns: ["case", "C req/s", "Rib House req/s", "ratio", "target", "C µs CPU/req", "Rib House µs CPU/req"])
+        func row(_ name: String, _ c: HTTPBenchmarks.Run, _ n: HTTPBenchmarks.Run, target: String) {
+            table.add(name, fmt(c.rps, 0), fmt(n.rps, 0), fmt(n.rps / c.rps, 2) + "x", target, fmt(c.cpuPerRequest), fmt(n.cpuPerRequest))
+        }
+        row("static file \(staticPath) (\(size) B)", file[0], file[1], target: "≥ 0.80x")
+        row("GET /api/pit vs C plain text", pit[0], pit[1], target: "≥ 0.50x")
+        table.print()
+
+        let cost = 1 - file[1].rps / file[2].rps
+        var logTable = Table("Rib House access log: cost on a static request (same rounds)",
+                             columns: ["case", "req/s", "µs CPU/req", "target"])
+        logTable.add("static file, access log off (--no-access-log)", fmt(file[2].rps, 0), fmt(file[2].cpuPerRequest), "")
+        logTable.add("static file, access log on (to a file)", fmt(file[1].rps, 0), fmt(file[1].cpuPerRequest), "")
+        logTable.add("cost of logging", fmt(cost * 100) + " %", "", "≤ 5 %")
+        logTable.print()
+        fflush(nil)
+    }
+
+    /// Starts `arguments` and reads its port from the first stdout line it accepts.
+    static func start(_ arguments: [String], log: String?, portLine: (String) -> Int?) throws -> Server {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        let out = Pipe()
+        process.standardOutput = out
+        if let log {
+            FileManager.default.createFile(atPath: log, contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: log)
+        }
+        try process.run()
+        while let line = HTTPBenchmarks.readLine(out.fileHandleForReading) {
+            if let port = portLine(line) { return Server(process: process, port: port) }
+        }
+        process.terminate()
+        throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(arguments.joined(separator: " ")) did not report a port"])
+    }
+
+    /// `wrk -t1 -c50` pinned to core 1.
+    static func wrk(port: Int, path: String, seconds: Int) throws -> (rps: Double, requests: Double) {
+        HTTPBenchmarks.progress("wrk -t1 -c50 \(seconds)s on :\(port)\(path)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+        process.arguments = ["-c", "1", "/usr/bin/wrk", "-t1", "-c50", "-d\(seconds)s", "http://127.0.0.1:\(port)\(path)"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        var rps = 0.0, requests = 0.0
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let words = line.split(separator: " ")
+            if line.hasPrefix("Requests/sec:"), let v = Double(words.last ?? "") { rps = v }
+            if line.contains("requests in"), let v = Double(words.first ?? "") { requests = v }
+            if line.contains("Non-2xx") { print("warning: \(line.trimmingCharacters(in: .whitespaces)) on \(path)") }
+        }
+        return (rps, requests)
+    }
+}
