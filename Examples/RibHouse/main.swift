@@ -39,3 +39,5 @@ FileHandle.standardOutput.write(Data("Rib House on http://\(options.host):\(serv
 
 try await server.runUntilSignalled()
 await ribHouse.shutdown()
+// The access log is written in batches: write out the last lines.
+AccessLog.flushStandardError()

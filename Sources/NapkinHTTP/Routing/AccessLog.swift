@@ -7,9 +7,12 @@ import Foundation
 /// paths cut short, so a request can never write a second line or terminal
 /// escapes into the log.
 ///
+/// By default lines go to standard error through a batching ``LogWriter``:
+/// the request pays for building its line, not for writing it.
+///
 /// Put it first (outermost) so it also times the other middleware and sees the
 /// status that error mapping chose. Streamed bodies log `-` for bytes.
-public struct AccessLog: Middleware {
+public struct AccessLog: FastPathMiddleware {
     private let sink: @Sendable (String) -> Void
 
     /// An access log writing to `sink` (default: standard error).
@@ -30,6 +33,11 @@ public struct AccessLog: Middleware {
             log(request, status: 500, bytes: "-", start: start)
             throw error
         }
+    }
+
+    public func finish(_ request: Request, _ response: Response, startedAt start: ContinuousClock.Instant) -> Response {
+        log(request, status: response.status.code, bytes: response.byteCount.map(String.init) ?? "-", start: start)
+        return response
     }
 
     private func log(_ request: Request, status: Int, bytes: String, start: ContinuousClock.Instant) {
@@ -63,8 +71,16 @@ public struct AccessLog: Middleware {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Writes a line to standard error.
+    /// Queues a line for standard error: ``LogWriter/standardError`` writes
+    /// the lines in batches from its own thread (at least every 100 ms, and
+    /// at exit), so a request never waits on the write.
     public static let standardError: @Sendable (String) -> Void = { line in
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        LogWriter.standardError.write(line)
+    }
+
+    /// Writes out every line queued for standard error (call it before
+    /// `exit`-less shutdowns, such as `_exit` or `abort`).
+    public static func flushStandardError() {
+        LogWriter.standardError.flush()
     }
 }
