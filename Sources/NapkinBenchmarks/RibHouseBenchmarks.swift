@@ -34,8 +34,9 @@ enum RibHouseBenchmarks {
         let process: Process
         let port: Int
         var pid: Int32 { process.processIdentifier }
-        func stop() {
-            kill(process.processIdentifier, SIGTERM)
+        /// SIGTERM (a clean shutdown) for Rib House; SIGKILL for the C floor.
+        func stop(_ signal: Int32 = SIGTERM) {
+            kill(process.processIdentifier, signal)
             process.waitUntilExit()
         }
     }
@@ -65,7 +66,7 @@ enum RibHouseBenchmarks {
         // The C floor: one thread on core 0, serving the same file from disk.
         let floor = try start(["/usr/bin/taskset", "-c", "0", work + "/hello", "1", String(HTTPBenchmarks.memoryLimit), asset],
                               log: nil, portLine: { Int($0) })
-        defer { floor.stop() }
+        defer { floor.stop(SIGKILL) }
         // Rib House as shipped (default configuration, access log to a file,
         // as a service's stderr would be), and once more with the log off.
         let ribArguments = { (extra: [String]) in
@@ -124,7 +125,7 @@ enum RibHouseBenchmarks {
         let out = Pipe()
         process.standardOutput = out
         if let log {
-            FileManager.default.createFile(atPath: log, contents: nil)
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
             process.standardError = FileHandle(forWritingAtPath: log)
         }
         try process.run()
