@@ -157,3 +157,130 @@ enum RibHouseBenchmarks {
         return (rps, requests)
     }
 }
+
+/// The live-users run: N simulated browsers (Floor/liveusers.c) each sign in
+/// through the form and hold `/_napkin/events` on one release Rib House in
+/// its default configuration (server on core 0, clients on core 1).
+enum LiveUsersBenchmarks {
+    static let watchSeconds = 13
+
+    static func run() async throws {
+        guard let binary = RibHouseBenchmarks.ribHouseBinary() else {
+            print("ribhouse-live: no release RibHouse binary: run `swift build -c release --product RibHouse` first"); exit(1)
+        }
+        let counts = (ProcessInfo.processInfo.environment["NAPKIN_LIVE_USERS"] ?? "2000,10000")
+            .split(separator: ",").compactMap { Int($0) }
+        let work = NSTemporaryDirectory() + "napkin-live-\(getpid())"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        try HTTPBenchmarks.compile("liveusers.c", to: work + "/liveusers", libraries: ["-pthread"])
+
+        var table = Table(
+            "Rib House live users (default configuration, server on core 0, clients on core 1, pit ticks every 2 s, watched \(watchSeconds) s)",
+            columns: ["measure"] + counts.map { "N = \($0)" } + ["target"])
+        var columns: [[String]] = []
+        for count in counts {
+            columns.append(try await one(count, binary: binary, work: work))
+        }
+        let names = ["signed in and holding a stream", "failed to sign in or open the stream", "logins/s",
+                     "server RSS per live user", "ticks seen (full ticks / all)", "patches per stream per tick",
+                     "streams reached per tick (median)", "tick spread, first stream to last (median)",
+                     "server CPU per tick", "GET /api/menu from a new client, users held", "GET / from a new client, users held"]
+        let targets = ["N", "0", "", "≤ 20 KiB", "", "1", "N", "≤ 250 ms", "", "fast", "fast (a 503 when full)"]
+        for (index, name) in names.enumerated() {
+            table.add(row: [name] + columns.map { index < $0.count ? $0[index] : "" } + [targets[index]])
+        }
+        table.print()
+        fflush(nil)
+    }
+
+    static func one(_ count: Int, binary: String, work: String) async throws -> [String] {
+        let rib = try RibHouseBenchmarks.start(
+            ["/usr/bin/taskset", "-c", "0", binary, "--port", "0", "--public", RibHouseBenchmarks.packageRoot + "/Public"],
+            log: work + "/access-\(count).log",
+            portLine: { $0.hasPrefix("Rib House on ") ? $0.split(separator: ":").last.flatMap { Int($0) } : nil })
+        defer { rib.stop() }
+        _ = try RibHouseBenchmarks.wrk(port: rib.port, path: "/favicon.svg", seconds: 1)
+        try await Task.sleep(for: .seconds(1))
+        let rssBefore = residentKiB(rib.pid)
+
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+        client.arguments = ["-c", "1", work + "/liveusers", String(rib.port), String(count), String(watchSeconds)]
+        let out = Pipe()
+        client.standardOutput = out
+        try client.run()
+        HTTPBenchmarks.progress("ribhouse-live: signing in \(count) users")
+        let ready = (HTTPBenchmarks.readLine(out.fileHandleForReading) ?? "ready 0 0 0 0").split(separator: " ").map(String.init)
+        let held = Int(ready[1]) ?? 0
+        let rssAfter = residentKiB(rib.pid)
+        HTTPBenchmarks.progress("ribhouse-live: \(ready.joined(separator: " ")); watching \(watchSeconds) s")
+        let cpuStart = HTTPBenchmarks.childCPUSeconds(rib.pid)
+        // While the users sit there: a fresh client's API call and new connection.
+        let menu = timedGet(port: rib.port, path: "/api/menu", source: "127.0.250.1")
+        var ticks: [[Double]] = []
+        while let line = HTTPBenchmarks.readLine(out.fileHandleForReading), line != "done" {
+            let words = line.split(separator: " ").compactMap { Double($0) }
+            if line.hasPrefix("tick"), words.count == 3 { ticks.append(words) }
+        }
+        let cpu = HTTPBenchmarks.childCPUSeconds(rib.pid) - cpuStart
+        client.waitUntilExit()
+
+        // Full ticks only: the first burst can be the streams' opening patches.
+        let full = ticks.filter { Int($0[0]) >= held && held > 0 }
+        let median = { (values: [Double]) -> Double in values.isEmpty ? .nan : values.sorted()[values.count / 2] }
+        let perStream = full.isEmpty ? Double.nan : full.map { $0[1] / max($0[0], 1) }.reduce(0, +) / Double(full.count)
+        let measured = ticks.dropFirst()
+        return [
+            String(held), ready[2], ready.count > 4 ? ready[4] : "-",
+            held > 0 ? fmt(Double(rssAfter - rssBefore) / Double(held)) + " KiB" : "-",
+            "\(full.count) / \(ticks.count)",
+            full.isEmpty ? "-" : fmt(perStream, 2),
+            measured.isEmpty ? "0" : fmt(median(measured.map { $0[0] }), 0),
+            measured.isEmpty ? "-" : fmt(median(measured.map { $0[2] })) + " ms",
+            ticks.isEmpty ? "-" : fmt(cpu / Double(ticks.count) * 1000) + " ms",
+            menu, newConnection(port: rib.port),
+        ]
+    }
+
+    /// `GET path` from `source`: "200 in 3.1 ms", or what went wrong and when.
+    static func timedGet(port: Int, path: String, source: String) -> String {
+        let start = ContinuousClock.now
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var src = sockaddr_in(), dst = sockaddr_in()
+        src.sin_family = sa_family_t(AF_INET)
+        inet_pton(AF_INET, source, &src.sin_addr)
+        dst.sin_family = sa_family_t(AF_INET)
+        dst.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, "127.0.0.1", &dst.sin_addr)
+        let connected = withUnsafePointer(to: &src) { s in
+            s.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0 && withUnsafePointer(to: &dst) { d in
+            d.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+        guard connected else { return "connect failed" }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let n = read(fd, &buffer, 64)
+        let ms = fmt(Double((ContinuousClock.now - start).components.attoseconds) / 1e15
+                     + Double((ContinuousClock.now - start).components.seconds) * 1000)
+        guard n > 12 else { return "no answer (\(ms) ms)" }
+        return String(decoding: buffer[9..<12], as: UTF8.self) + " in \(ms) ms"
+    }
+
+    static func newConnection(port: Int) -> String {
+        timedGet(port: port, path: "/", source: "127.0.250.2")
+    }
+
+    static func residentKiB(_ pid: Int32) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        }
+        return 0
+    }
+}
