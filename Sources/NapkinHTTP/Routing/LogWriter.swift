@@ -91,6 +91,23 @@ public final class LogWriter: Sendable {
         }
     }
 
+    /// Queues one line that `build` appends to the buffer in place (a
+    /// newline is added); `build` runs under the writer's lock, so keep it short.
+    public func append(_ build: (inout [UInt8]) -> Void) {
+        let (signal, overflow) = state.withLock { state -> (Bool, Bool) in
+            build(&state.buffer)
+            state.buffer.append(0x0A)
+            let signal = state.buffer.count >= batchBytes && !state.wakePending
+            if signal { state.wakePending = true }
+            return (signal, state.buffer.count >= maxBufferedBytes)
+        }
+        if overflow {
+            flush()
+        } else if signal {
+            wake.signal()
+        }
+    }
+
     /// Writes everything queued so far, and returns once it is written.
     public func flush() {
         writing.withLock { _ in

@@ -80,6 +80,32 @@ import Testing
         try? FileManager.default.removeItem(atPath: path)
     }
 
+    @Test func anAccessLogOnAWriterWritesTheSameLinesAsOnASink() async throws {
+        let output = Output()
+        let writer = LogWriter(interval: .seconds(30), output: output.take)
+        let sink = LogSink()
+        for log in [AccessLog(writer: writer), AccessLog(sink: sink.write)] {
+            var router = Router()
+            router.use(log)
+            router.get("/hi") { _ in .text("hello") }
+            router.get("/boom") { _ in throw HTTPError(.badRequest, "no") }
+            _ = try await router.respond(to: Request(method: .get, target: "/hi?x=1"))
+            _ = try await router.respond(to: Request(method: .get, target: "/nope/%C3%A9\\x"))
+            _ = try? await router.respond(to: Request(method: .get, target: "/boom"))
+        }
+        writer.close()
+        let strip = { (line: String) in line.split(separator: " ").dropLast().joined(separator: " ") }
+        #expect(output.lines.map(strip) == sink.all.map(strip))
+        #expect(output.lines.map(strip) == ["GET /hi 200 5", "GET /nope/%C3%A9\\x5cx 404 9", "GET /boom 400 2"])
+        #expect(output.lines.allSatisfy { $0.hasSuffix("µs") && Int($0.split(separator: " ").last!.dropLast(2)) != nil })
+        var digits: [UInt8] = []
+        for value in [0, 7, 10, 99, 1234567, Int.max] {
+            digits = []
+            AccessLog.appendDecimal(value, to: &digits)
+            #expect(String(decoding: digits, as: UTF8.self) == String(value))
+        }
+    }
+
     @Test func theFastPathIsLoggedOnceAndGetsFinishingHeaders() async throws {
         struct Stamp: FastPathMiddleware {
             func respond(to request: Request, next: HTTPHandler) async throws -> Response {
