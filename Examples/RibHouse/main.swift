@@ -21,7 +21,8 @@ if let timeout = options.newSessionTimeout { configuration.newSessionIdleTimeout
 let ribHouse = RibHouseApp.make(
     configuration: configuration,
     publicDirectory: options.publicDirectory ?? LaunchOptions.defaultPublicDirectory(),
-    pitInterval: options.pitInterval)
+    pitInterval: options.pitInterval,
+    accessLog: options.accessLog)
 let server = HTTPServer(
     configuration: ServerConfiguration(host: options.host, port: options.port),
     responder: ribHouse.router)
@@ -38,3 +39,5 @@ FileHandle.standardOutput.write(Data("Rib House on http://\(options.host):\(serv
 
 try await server.runUntilSignalled()
 await ribHouse.shutdown()
+// The access log is written in batches: write out the last lines.
+AccessLog.flushStandardError()

@@ -16,6 +16,10 @@ struct Table {
         rows.append(cells)
     }
 
+    mutating func add(row cells: [String]) {
+        rows.append(cells)
+    }
+
     func print() {
         let all = [columns] + rows
         let widths = columns.indices.map { index in

@@ -1,12 +1,14 @@
 import Foundation
 
 // The napkin benchmark executable: `swift run -c release NapkinBenchmarks [suite ...]`.
-// Suites: core, http, web (all of them when none is named). Each prints its own table.
+// Suites: core, http, web, ribhouse, ribhouse-live (all of them when none is named). Each prints its own table.
 
 let suites: [(name: String, run: @Sendable () async throws -> Void)] = [
     ("core", CoreBenchmarks.run),
     ("http", HTTPBenchmarks.run),
     ("web", WebBenchmarks.run),
+    ("ribhouse", RibHouseBenchmarks.run),
+    ("ribhouse-live", LiveUsersBenchmarks.run),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

@@ -54,4 +54,15 @@ struct PatchEncodingTests {
         let decoded = try JSONDecoder().decode([String: String].self, from: Data(json.utf8))
         #expect(decoded == ["id": "n-1", "html": html])
     }
+
+    @Test("line separators are escaped; other three-byte characters pass through", arguments: [
+        "\u{2028}", "\u{2029}", "€ …", "a\u{2029}b\u{2028}", "\u{2027}\u{202A}", "end €", "\u{E2}", "",
+    ])
+    func separators(text: String) throws {
+        let json = Patch(id: "n-1", html: text, sequence: 1).json
+        #expect(!json.contains("\u{2028}") && !json.contains("\u{2029}"))
+        #expect(json.contains("€") == text.contains("€"))
+        let decoded = try JSONDecoder().decode([String: String].self, from: Data(json.utf8))
+        #expect(decoded["html"] == text)
+    }
 }

@@ -248,4 +248,37 @@ struct RibHouseServiceTests {
         try await Task.sleep(for: .milliseconds(200))
         #expect(await pit.current.round == stoppedAt, "a loop still ticks after stop()")
     }
+
+    @Test("GET /api/pit sends the bytes JSONEncoder gives for the pit now, re-encoded on every tick")
+    func pitJSONIsEncodedOncePerTick() async throws {
+        func encoded(_ state: PitState) throws -> [UInt8] {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            return Array(try encoder.encode(state))
+        }
+        /// The same JSON value as a plain `JSONEncoder` gives, whatever its key order.
+        func sameValue(_ bytes: [UInt8], _ state: PitState) throws -> Bool {
+            try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+                == JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(state))
+        }
+        let pit = PitService()
+        #expect(pit.currentJSON == (try encoded(await pit.current)))
+        #expect(try sameValue(pit.currentJSON, await pit.current))
+        for _ in 0..<5 {
+            let before = pit.currentJSON
+            await pit.tick()
+            #expect(pit.currentJSON == (try encoded(await pit.current)))
+            #expect(try sameValue(pit.currentJSON, await pit.current))
+            #expect(pit.currentJSON != before, "each tick changes the round, so the bytes")
+        }
+        for mode in RibHouseHarness.Mode.allCases {
+            let harness = try await RibHouseHarness.start(mode, ticking: false)
+            await harness.ribHouse.pitService.tick()
+            let response = try await harness.client().get("/api/pit")
+            #expect(response.status == 200)
+            #expect(response.headers["Content-Type"] == "application/json; charset=utf-8")
+            #expect(response.body == (try encoded(await harness.ribHouse.pitService.current)))
+            await harness.stop()
+        }
+    }
 }

@@ -3,17 +3,19 @@ import Foundation
 /// What `swift run RibHouse` can be told: `--host`, `--port` (or `PORT`),
 /// `--public`, `--pit-interval` in milliseconds (tests speed the pit up), and
 /// `--new-session-timeout` in seconds (how long a session that served one
-/// page and never came back is kept).
+/// page and never came back is kept), and `--no-access-log`.
 struct LaunchOptions: Equatable {
     var host = "127.0.0.1"
     var port = 8080
     var publicDirectory: String?
     var pitInterval: Duration = .seconds(2)
     var newSessionTimeout: Duration?
+    /// `--no-access-log`: no line per request on standard error.
+    var accessLog = true
     /// `--help` was given: print ``usage`` and stop.
     var showHelp = false
 
-    static let usage = "usage: RibHouse [--host H] [--port P] [--public DIR] [--pit-interval MS] [--new-session-timeout SECONDS]"
+    static let usage = "usage: RibHouse [--host H] [--port P] [--public DIR] [--pit-interval MS] [--new-session-timeout SECONDS] [--no-access-log]"
 
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -28,6 +30,10 @@ struct LaunchOptions: Equatable {
         while let flag = remaining.popFirst() {
             if flag == "--help" || flag == "-h" {
                 showHelp = true
+                continue
+            }
+            if flag == "--no-access-log" {
+                accessLog = false
                 continue
             }
             guard let value = remaining.popFirst() else { throw Invalid(description: "\(flag) needs a value") }

@@ -32,7 +32,8 @@ struct RibHouseAPI: Sendable {
             try .json(await menu())
         }
         router.get("/api/pit") { [pitService] _ in
-            try .json(await pitService.current)
+            // Encoded once per tick, not per request.
+            Response(status: .ok, headers: ["Content-Type": "application/json; charset=utf-8"], body: .bytes(pitService.currentJSON))
         }
         router.post("/api/announcements") { [announcements] request in
             // JSON only. A form-encoded, text/plain or multipart post is a

@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import napkin
 
 /// The smokers out back, shared by the whole app.
@@ -10,12 +12,32 @@ actor PitService {
     private var simulator: PitSimulator
     private let interval: Duration
     private var ticker: Task<Void, Never>?
+    /// The current pit as JSON, encoded once per change.
+    private nonisolated let json: Mutex<[UInt8]>
 
     /// A pit that changes every `interval` once ``start()`` is called.
     init(interval: Duration = .seconds(2), simulator: PitSimulator = PitSimulator()) {
         self.interval = interval
         self.simulator = simulator
-        pit = StateBroadcaster(PitSimulator.opening())
+        let opening = PitSimulator.opening()
+        pit = StateBroadcaster(opening)
+        json = Mutex(Self.encode(opening))
+    }
+
+    /// The pit now as `GET /api/pit` sends it: `JSONEncoder`'s bytes for
+    /// ``current``, encoded once per tick rather than once per request, and
+    /// read without waiting on the actor.
+    nonisolated var currentJSON: [UInt8] {
+        json.withLock { $0 }
+    }
+
+    /// `state` as `JSONEncoder` encodes it, keys sorted (so the bytes are
+    /// the same for the same pit: on Linux the default key order varies
+    /// from one encode to the next).
+    static func encode(_ state: PitState) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? Array(encoder.encode(state))) ?? Array("{}".utf8)
     }
 
     /// The pit now.
@@ -59,6 +81,8 @@ actor PitService {
     /// Advances the pit one tick and tells every subscriber.
     func tick() async {
         let next = simulator.tick(await pit.value)
+        let encoded = Self.encode(next)
+        json.withLock { $0 = encoded }
         await pit.send(next)
     }
 }

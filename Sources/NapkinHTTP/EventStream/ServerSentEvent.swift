@@ -31,27 +31,27 @@ public struct ServerSentEvent: Sendable, Equatable {
         if let event { out += Array("event: ".utf8) + ServerSentEvent.singleLine(event) + [0x0A] }
         if let id { out += Array("id: ".utf8) + ServerSentEvent.singleLine(id) + [0x0A] }
         if let retry { out += Array("retry: \(retry)\n".utf8) }
-        let dataPrefix = Array("data: ".utf8)
-        out += dataPrefix
-        var previousWasCR = false
-        for byte in data.utf8 {
-            switch byte {
-            case 0x0D:
+        let dataPrefix: StaticString = "data: "
+        let prefix = UnsafeRawBufferPointer(start: dataPrefix.utf8Start, count: dataPrefix.utf8CodeUnitCount)
+        out.append(contentsOf: prefix)
+        var data = data
+        data.withUTF8 { bytes in
+            // Runs without a line break are copied whole.
+            var runStart = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte == 0x0D || byte == 0x0A else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                runStart = index + 1
+                // CRLF is one line break: its LF was already written by the CR.
+                if byte == 0x0A, index > 0, bytes[index - 1] == 0x0D { continue }
                 out.append(0x0A)
-                out += dataPrefix
-                previousWasCR = true
-            case 0x0A:
-                if !previousWasCR {
-                    out.append(0x0A)
-                    out += dataPrefix
-                }
-                previousWasCR = false
-            default:
-                previousWasCR = false
-                out.append(byte)
+                out.append(contentsOf: prefix)
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
-        out += [0x0A, 0x0A]
+        out.append(0x0A)
+        out.append(0x0A)
         return out
     }
 

@@ -2,7 +2,7 @@
 /// anything else into a generic `500` whose detail goes only to the log.
 ///
 /// Clients never see internal error text; operators find it in the log sink.
-public struct ErrorMiddleware: Middleware {
+public struct ErrorMiddleware: FastPathMiddleware {
     private let log: @Sendable (String) -> Void
 
     /// Error mapping that reports unexpected errors to `log` (default: standard error).
@@ -16,6 +16,11 @@ public struct ErrorMiddleware: Middleware {
         } catch {
             return ErrorMiddleware.response(for: error, request: request, log: log)
         }
+    }
+
+    /// A fast-path answer is never an error: passed on unchanged.
+    public func finish(_ request: Request, _ response: Response, startedAt start: ContinuousClock.Instant) -> Response {
+        response
     }
 
     static func response(for error: any Error, request: Request, log: (String) -> Void) -> Response {

@@ -15,3 +15,13 @@ public typealias HTTPHandler = @Sendable (Request) async throws -> Response
 public protocol Middleware: Sendable {
     func respond(to request: Request, next: HTTPHandler) async throws -> Response
 }
+
+/// Middleware that can also finish a response the router's fast path made
+/// (``Router/fastPath(_:)``) without the asynchronous chain: an access log
+/// logs it, a header middleware adds its headers. Conform only when
+/// `finish` does for such a response all that `respond(to:next:)` would.
+public protocol FastPathMiddleware: Middleware {
+    /// `response`, finished as `respond(to:next:)` would have finished it;
+    /// `start` is when the request reached the router.
+    func finish(_ request: Request, _ response: Response, startedAt start: ContinuousClock.Instant) -> Response
+}

@@ -16,6 +16,7 @@ public struct Router: HTTPResponder {
     private var routes: [Route] = []
     private var middleware: [any Middleware] = []
     private var fallbackResponder: (any HTTPResponder)?
+    private var fastResponder: (@Sendable (Request) -> Response?)?
     private var chain: HTTPHandler
 
     /// An empty router: every request is a 404 until routes are added.
@@ -53,6 +54,20 @@ public struct Router: HTTPResponder {
         rebuild()
     }
 
+    /// Answers `GET`/`HEAD` requests ahead of route matching when `responder`
+    /// returns a response (static files, say), and passes on when it returns nil.
+    ///
+    /// It is only tried for a path no route could claim: when a route's first
+    /// segment is a parameter or wildcard, it is never tried; otherwise only
+    /// for paths whose first component names no route. When every middleware
+    /// is a ``FastPathMiddleware`` (an access log, security headers, error
+    /// mapping), its answers skip the asynchronous chain and each middleware
+    /// finishes them synchronously; otherwise they go through the whole chain.
+    public mutating func fastPath(_ responder: @escaping @Sendable (Request) -> Response?) {
+        fastResponder = responder
+        rebuild()
+    }
+
     public func respond(to request: Request) async throws -> Response {
         try await chain(request)
     }
@@ -61,12 +76,48 @@ public struct Router: HTTPResponder {
     private mutating func rebuild() {
         let routes = self.routes
         let fallback = self.fallbackResponder
-        var handler: HTTPHandler = { request in try await Router.dispatch(request, routes: routes, fallback: fallback) }
+        let fast = fastResponder.flatMap { Router.guarded($0, routes: routes) }
+        let finishers = middleware.compactMap { $0 as? any FastPathMiddleware }
+        let synchronous = fast != nil && finishers.count == middleware.count
+        var handler: HTTPHandler = { request in
+            if !synchronous, let fast, let response = fast(request) { return response }
+            return try await Router.dispatch(request, routes: routes, fallback: fallback)
+        }
         for m in middleware.reversed() {
             let next = handler
             handler = { request in try await m.respond(to: request, next: next) }
         }
+        if synchronous, let fast {
+            let slow = handler
+            let innermostFirst = Array(finishers.reversed())
+            handler = { request in
+                let start = ContinuousClock.now
+                guard var response = fast(request) else { return try await slow(request) }
+                for m in innermostFirst { response = m.finish(request, response, startedAt: start) }
+                return response
+            }
+        }
         chain = handler
+    }
+
+    /// `responder`, tried only for GET/HEAD paths whose first component no route claims.
+    private static func guarded(_ responder: @escaping @Sendable (Request) -> Response?, routes: [Route]) -> (@Sendable (Request) -> Response?)? {
+        var claimed: Set<String> = []
+        for route in routes {
+            switch route.pattern.segments.first {
+            case .literal(let text): claimed.insert(text)
+            case .parameter, .wildcard: return nil
+            case nil: continue
+            }
+        }
+        return { [claimed] request in
+            guard request.method == .get || request.method == .head else { return nil }
+            let path = request.path.utf8
+            let rest = path.first == UInt8(ascii: "/") ? path.dropFirst() : path[...]
+            let first = rest.split(separator: UInt8(ascii: "/"), maxSplits: 1, omittingEmptySubsequences: true).first
+            if let first, claimed.contains(String(Substring(first))) { return nil }
+            return responder(request)
+        }
     }
 
     private static func dispatch(_ request: Request, routes: [Route], fallback: (any HTTPResponder)?) async throws -> Response {

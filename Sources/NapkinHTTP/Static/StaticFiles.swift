@@ -11,7 +11,7 @@ import Synchronization
 /// lists directories and never leaves its root: `..`, encoded separators
 /// (`%2f`, `%5c`), backslashes, NUL, dot-files and symlinks that resolve outside
 /// the root all answer 404. Small files are kept in memory and revalidated
-/// against the file system on every request.
+/// against the file system at most once a second (`revalidateAfter`).
 ///
 /// Mounted on a wildcard route (`/assets/*`) it serves the wildcard's match;
 /// used as a fallback it serves the request path.
@@ -20,12 +20,21 @@ public struct StaticFiles: HTTPResponder {
     private let cacheControl: String
     private let cache: FileCache
 
-    /// Files under `directory`, sent with the given `Cache-Control`.
-    public init(directory: String, cacheControl: String = "public, max-age=300") {
+    /// Files under `directory`, sent with the given `Cache-Control`. A file
+    /// kept in memory is checked against the file system (one `stat`) at
+    /// most once per `revalidateAfter` (`.zero`: on every request), so a
+    /// changed file is served within that long.
+    public init(directory: String, cacheControl: String = "public, max-age=300", revalidateAfter: Duration = .seconds(1)) {
+        self.init(directory: directory, cacheControl: cacheControl, revalidateAfter: revalidateAfter, clock: { ContinuousClock.now })
+    }
+
+    /// As above, reading the time from `clock` (tests move it by hand).
+    init(directory: String, cacheControl: String = "public, max-age=300", revalidateAfter: Duration,
+         clock: @escaping @Sendable () -> ContinuousClock.Instant) {
         let resolved = directory.withCString { realpath($0, nil) }.map { p in defer { free(p) }; return String(cString: p) }
         self.root = resolved ?? directory
         self.cacheControl = cacheControl
-        self.cache = FileCache()
+        self.cache = FileCache(revalidateAfter: revalidateAfter, clock: clock)
     }
 
     /// The file's response, or `HTTPError(.notFound)` on a miss.
@@ -135,27 +144,43 @@ struct StaticFile: Sendable {
     let validators: HTTPHeaders
     let headers: HTTPHeaders
     let bytes: [UInt8]?
+    /// When the file system last confirmed this entry.
+    var checkedAt: ContinuousClock.Instant
 }
 
 /// Resolved files by relative path.
 ///
 /// The first request resolves the path with `realpath` (which is what proves the
-/// file lies inside the root, symlinks included) and reads it. Later requests
-/// only `stat` the path: if it still leads to the same device, inode, size and
+/// file lies inside the root, symlinks included) and reads it. Requests within
+/// `revalidateAfter` of the last check are answered from memory; later ones
+/// `stat` the path: if it still leads to the same device, inode, size and
 /// modification time, the cached answer is still right — the same inode is the
 /// same file that was proven to be inside the root. Anything else re-resolves.
 final class FileCache: Sendable {
     private let entries = Locked<[String: StaticFile]>([:])
     private static let maxCachedFileSize = 256 * 1024
     private static let maxEntries = 1024
+    private let revalidateAfter: Duration
+    private let clock: @Sendable () -> ContinuousClock.Instant
+
+    init(revalidateAfter: Duration = .zero, clock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
+        self.revalidateAfter = revalidateAfter
+        self.clock = clock
+    }
 
     func file(relative: String, root: String, cacheControl: String) -> StaticFile? {
+        let now = clock()
+        let cached = entries.withLock { $0[relative] }
+        // Checked lately: no system call at all.
+        if let cached, revalidateAfter > .zero, now - cached.checkedAt < revalidateAfter { return cached }
         let candidate = root + "/" + relative
         var info = stat()
         guard stat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        if let cached = entries.withLock({ $0[relative] }),
+        if var cached,
            cached.device == UInt64(info.st_dev), cached.inode == UInt64(info.st_ino), cached.size == Int(info.st_size),
            cached.mtime == Double(info.st_mtim.tv_sec), cached.mtimeNanoseconds == Int(info.st_mtim.tv_nsec) {
+            cached.checkedAt = now
+            entries.withLock { $0[relative] = cached }
             return cached
         }
         guard let resolvedC = realpath(candidate, nil) else { return nil }
@@ -180,7 +205,7 @@ final class FileCache: Sendable {
         let file = StaticFile(
             resolved: resolved, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: size,
             mtime: Double(info.st_mtim.tv_sec), mtimeNanoseconds: Int(info.st_mtim.tv_nsec),
-            etag: etag, validators: validators, headers: headers, bytes: bytes)
+            etag: etag, validators: validators, headers: headers, bytes: bytes, checkedAt: now)
         entries.withLock { entries in
             if entries.count >= FileCache.maxEntries { entries.removeAll() }
             entries[relative] = file

@@ -49,11 +49,16 @@ public final class NapkinApp {
     /// `publicDirectory`, then the session's pages. Also adds napkin's
     /// security headers and error mapping, and starts evicting idle sessions.
     public nonisolated func mount(on router: inout NapkinHTTP.Router, publicDirectory: String? = nil) {
+        let files = publicDirectory.map { StaticFiles(directory: $0) }
         router.use(SecurityHeaders(contentSecurityPolicy: configuration.contentSecurityPolicy))
         router.use(ErrorMiddleware())
         router.get(WebSession.eventsPath) { [self] request in await events(request) }
         router.post(WebSession.actionPath) { [self] request in try await action(request) }
-        router.fallback(PageResponder(app: self, files: publicDirectory.map { StaticFiles(directory: $0) }))
+        // Static files first, ahead of routing and pages (security headers
+        // and the access log still apply); the page fallback serves any
+        // file the fast path passed on.
+        if let files { router.fastPath { request in files.lookup(request) } }
+        router.fallback(PageResponder(app: self, files: files))
         Task { @MainActor in self.startSweeping() }
     }
 

@@ -21,41 +21,50 @@ enum SafeJSON {
     /// `text` as a JSON string literal, written by hand: patches are encoded
     /// on the hot path of every live update.
     static func quote(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count + 32)
-        bytes.append(0x22)
-        var utf8 = text.utf8.makeIterator()
-        while let byte = utf8.next() {
-            switch byte {
-            case 0x22: bytes += [0x5C, 0x22]  // \"
-            case 0x5C: bytes += [0x5C, 0x5C]  // \\
-            case 0x0A: bytes += [0x5C, 0x6E]  // \n
-            case 0x0D: bytes += [0x5C, 0x72]  // \r
-            case 0x09: bytes += [0x5C, 0x74]  // \t
-            case 0x3C, 0x3E, 0x26, 0x00..<0x20: escapeScalar(UInt32(byte), into: &bytes)
-            case 0xE2:
-                // U+2028 and U+2029 (E2 80 A8/A9) end lines in JavaScript.
-                let second = utf8.next()
-                let third = second == 0x80 ? utf8.next() : nil
-                if let third, third == 0xA8 || third == 0xA9 {
-                    escapeScalar(third == 0xA8 ? 0x2028 : 0x2029, into: &bytes)
-                } else {
-                    bytes.append(byte)
-                    if let second { bytes.append(second) }
-                    if let third { bytes.append(third) }
+        var text = text
+        return text.withUTF8 { source in
+            // At most six bytes out (`\u003c`) for each byte in, and the quotes.
+            String(unsafeUninitializedCapacity: source.count * 6 + 2) { out in
+                var o = 0
+                @inline(__always) func put(_ byte: UInt8) {
+                    out[o] = byte
+                    o += 1
                 }
-            default: bytes.append(byte)
+                @inline(__always) func scalar(_ value: UInt32) {
+                    put(0x5C)
+                    put(0x75)  // \u
+                    for shift in stride(from: 12, through: 0, by: -4) {
+                        let digit = UInt8((value >> UInt32(shift)) & 0xF)
+                        put(digit < 10 ? 0x30 + digit : 0x57 + digit)
+                    }
+                }
+                put(0x22)
+                var i = 0
+                let count = source.count
+                while i < count {
+                    let byte = source[i]
+                    i += 1
+                    switch byte {
+                    case 0x22: put(0x5C); put(0x22)  // \"
+                    case 0x5C: put(0x5C); put(0x5C)  // \\
+                    case 0x0A: put(0x5C); put(0x6E)  // \n
+                    case 0x0D: put(0x5C); put(0x72)  // \r
+                    case 0x09: put(0x5C); put(0x74)  // \t
+                    case 0x3C, 0x3E, 0x26, 0x00..<0x20: scalar(UInt32(byte))
+                    case 0xE2:
+                        // U+2028 and U+2029 (E2 80 A8/A9) end lines in JavaScript.
+                        if i + 1 < count, source[i] == 0x80, source[i + 1] == 0xA8 || source[i + 1] == 0xA9 {
+                            scalar(source[i + 1] == 0xA8 ? 0x2028 : 0x2029)
+                            i += 2
+                        } else {
+                            put(byte)
+                        }
+                    default: put(byte)
+                    }
+                }
+                put(0x22)
+                return o
             }
-        }
-        bytes.append(0x22)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func escapeScalar(_ value: UInt32, into bytes: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
-        bytes += [0x5C, 0x75]  // \u
-        for shift in stride(from: 12, through: 0, by: -4) {
-            bytes.append(hex[Int((value >> UInt32(shift)) & 0xF)])
         }
     }
 

@@ -36,4 +36,20 @@ import Testing
         let parsed = parser.feed(Array("data: a\r\ndata: b\r\n\r\n".utf8))
         #expect(parsed == [ServerSentEvent(data: "a\nb")])
     }
+
+    @Test(arguments: ["", "a", "\r", "\n", "\r\n", "\n\r", "\r\r\n", "\r\n\n", "one\r\ntwo\rthree\nfour", "é\u{2028}\n<b>\r", "x\r\n"])
+    func dataLinesSplitOnEveryLineBreakAsTheSpecReadsThem(data: String) {
+        // The reference: CRLF, CR and LF each end a line.
+        var lines: [String] = []
+        var line = ""
+        var previousWasCR = false
+        for scalar in data.unicodeScalars {
+            if scalar == "\n", previousWasCR { previousWasCR = false; continue }
+            previousWasCR = scalar == "\r"
+            if scalar == "\r" || scalar == "\n" { lines.append(line); line = ""; continue }
+            line.unicodeScalars.append(scalar)
+        }
+        lines.append(line)
+        #expect(ServerSentEvent(data: data).encoded == lines.map { "data: \($0)\n" }.joined() + "\n")
+    }
 }

@@ -62,13 +62,43 @@ import Testing
 
     @Test func changedFileGetsNewETag() async throws {
         let (root, _) = try Self.makeRoot()
-        let files = StaticFiles(directory: root)
+        let files = StaticFiles(directory: root, revalidateAfter: .zero)
         let first = try await files.respond(to: Request(method: .get, target: "/napkin.js"))
         try "console.log(22)".write(toFile: root + "/napkin.js", atomically: true, encoding: .utf8)
         let second = try await files.respond(to: Request(method: .get, target: "/napkin.js"))
         #expect(first.headers["ETag"] != second.headers["ETag"])
         guard case .bytes(let bytes) = second.body else { Issue.record("expected bytes"); return }
         #expect(String(decoding: bytes, as: UTF8.self) == "console.log(22)")
+    }
+
+    /// A clock the test moves by hand.
+    final class ManualClock: Sendable {
+        private let now = Locked<ContinuousClock.Instant>(ContinuousClock.now)
+        func read() -> ContinuousClock.Instant { now.withLock { $0 } }
+        func advance(by duration: Duration) { now.withLock { $0 += duration } }
+    }
+
+    @Test func changedFileIsSeenAfterTheRevalidationInterval() async throws {
+        let (root, _) = try Self.makeRoot()
+        let clock = ManualClock()
+        let files = StaticFiles(directory: root, revalidateAfter: .seconds(1), clock: clock.read)
+        func body() -> String? {
+            guard case .bytes(let bytes)? = files.lookup(Request(method: .get, target: "/napkin.js"))?.body else { return nil }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(body() == "console.log(1)")
+        try "console.log(22)".write(toFile: root + "/napkin.js", atomically: true, encoding: .utf8)
+        // Within the interval the cached answer stands: no `stat`.
+        clock.advance(by: .milliseconds(999))
+        #expect(body() == "console.log(1)")
+        // Past it, the file system is asked again and the new file is served.
+        clock.advance(by: .milliseconds(2))
+        #expect(body() == "console.log(22)")
+        // A file removed is gone once the interval has passed again.
+        try FileManager.default.removeItem(atPath: root + "/napkin.js")
+        #expect(body() == "console.log(22)")
+        clock.advance(by: .seconds(1))
+        #expect(body() == nil)
     }
 
     @Test(arguments: [

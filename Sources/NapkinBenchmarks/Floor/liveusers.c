@@ -1,0 +1,207 @@
+/* N simulated Rib House browsers. Each one, from a source address in
+   127.0.<x>.<y> (200 users an address, so per-IP limits hold), on one
+   keep-alive connection: GET / (session cookie + CSRF token), POST the login
+   form (the session id rotates: the new cookie comes from this answer), then
+   GET /_napkin/events and holds the stream.
+   Logins run on 64 threads with blocking sockets (2 s timeouts); a user that
+   fails at any step is counted and dropped, and after 256 failures in a row
+   the rest are skipped (the server is full: waiting on each would take minutes).
+   Prints  "ready <held> <failed> <seconds> <logins/s> <skipped>"  once every user is in,
+   then watches every stream for <watch> seconds and prints, for each burst
+   of events (a pit tick; bursts are split by 400 ms of silence),
+   "tick <streams reached> <events> <spread ms>", and finally
+   "done <events seen in all>".
+   Usage: liveusers <port> <n> <watch seconds> */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static int port, users;
+static int *fds;
+static int next_user, failed, consecutive, skipped;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Reads one response (head + Content-Length body) into buf; returns its length or -1. */
+static int read_response(int fd, char *buf, int cap, int head_only) {
+    int len = 0;
+    char *end = NULL;
+    while (!end) {
+        int r = (int)read(fd, buf + len, cap - 1 - len);
+        if (r <= 0) return -1;
+        len += r;
+        buf[len] = 0;
+        end = strstr(buf, "\r\n\r\n");
+        if (!end && len >= cap - 1) return -1;
+    }
+    if (head_only) return len;
+    int head = (int)(end - buf) + 4;
+    char *cl = strcasestr(buf, "\r\nContent-Length:");
+    int body = cl && cl < end ? atoi(cl + 17) : 0;
+    while (len < head + body) {
+        if (len >= cap - 1) return -1;
+        int r = (int)read(fd, buf + len, cap - 1 - len);
+        if (r <= 0) return -1;
+        len += r;
+        buf[len] = 0;
+    }
+    return len;
+}
+
+static int copy_value(const char *buf, const char *key, char *out, int cap) {
+    const char *p = strstr(buf, key);
+    if (!p) return -1;
+    p += strlen(key);
+    int i = 0;
+    while (p[i] && p[i] != ';' && p[i] != '"' && p[i] != '\r' && i < cap - 1) { out[i] = p[i]; i++; }
+    out[i] = 0;
+    return 0;
+}
+
+static int login(int index) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return -1;
+    struct timeval tv = {2, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    struct sockaddr_in src = {0}, dst = {0};
+    src.sin_family = AF_INET;
+    int group = index / 200;
+    src.sin_addr.s_addr = htonl((127u << 24) | ((unsigned)(1 + group / 250) << 8) | (unsigned)(1 + group % 250));
+    dst.sin_family = AF_INET;
+    dst.sin_port = htons((uint16_t)port);
+    dst.sin_addr.s_addr = htonl(0x7f000001);
+    char buf[65536], cookie[128], csrf[128], fragment[32], req[1024], body[512];
+    if (bind(fd, (struct sockaddr *)&src, sizeof src) != 0 || connect(fd, (struct sockaddr *)&dst, sizeof dst) != 0) goto fail;
+    int n = snprintf(req, sizeof req, "GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAccept: text/html\r\n\r\n", port);
+    if (write(fd, req, n) != n || read_response(fd, buf, sizeof buf, 0) < 0) goto fail;
+    if (copy_value(buf, "napkin_session=", cookie, sizeof cookie) || copy_value(buf, "name=\"_csrf\" value=\"", csrf, sizeof csrf)) goto fail;
+    /* The login form's fragment: the hidden field just before _action=login. */
+    char *action = strstr(buf, "name=\"_action\" value=\"login\"");
+    if (!action) goto fail;
+    char *frag = NULL, *p = buf;
+    while ((p = strstr(p, "name=\"_fragment\" value=\"")) && p < action) { frag = p; p++; }
+    if (!frag || copy_value(frag, "value=\"", fragment, sizeof fragment)) goto fail;
+    int b = snprintf(body, sizeof body, "_fragment=%s&_action=login&_csrf=%s&_return=%%2F&name=Guest%d", fragment, csrf, index);
+    n = snprintf(req, sizeof req,
+                 "POST /_napkin/action HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nCookie: napkin_session=%s\r\n"
+                 "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\n%s", port, cookie, b, body);
+    if (write(fd, req, n) != n || read_response(fd, buf, sizeof buf, 0) < 0) goto fail;
+    if (strncmp(buf, "HTTP/1.1 303", 12) != 0 || copy_value(buf, "napkin_session=", cookie, sizeof cookie)) goto fail;
+    n = snprintf(req, sizeof req, "GET /_napkin/events HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nCookie: napkin_session=%s\r\nAccept: text/event-stream\r\n\r\n", port, cookie);
+    if (write(fd, req, n) != n || read_response(fd, buf, sizeof buf, 1) < 0) goto fail;
+    if (strncmp(buf, "HTTP/1.1 200", 12) != 0) goto fail;
+    fds[index] = fd;
+    return 0;
+fail:
+    close(fd);
+    return -1;
+}
+
+static void *worker(void *arg) {
+    (void)arg;
+    for (;;) {
+        pthread_mutex_lock(&lock);
+        if (consecutive >= 256 && next_user < users) { skipped += users - next_user; next_user = users; }
+        int index = next_user < users ? next_user++ : -1;
+        pthread_mutex_unlock(&lock);
+        if (index < 0) return NULL;
+        int ok = login(index) == 0;
+        pthread_mutex_lock(&lock);
+        if (ok) consecutive = 0; else { failed++; consecutive++; }
+        pthread_mutex_unlock(&lock);
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc < 4) { fprintf(stderr, "usage: liveusers port n watch-seconds\n"); return 2; }
+    port = atoi(argv[1]);
+    users = atoi(argv[2]);
+    double watch = atof(argv[3]);
+    struct rlimit rl;
+    getrlimit(RLIMIT_NOFILE, &rl);
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+    fds = calloc((size_t)users, sizeof *fds);
+    for (int i = 0; i < users; i++) fds[i] = -1;
+
+    double start = now_s();
+    pthread_t threads[64];
+    for (int i = 0; i < 64; i++) pthread_create(&threads[i], NULL, worker, NULL);
+    for (int i = 0; i < 64; i++) pthread_join(threads[i], NULL);
+    double took = now_s() - start;
+    int held = users - failed - skipped;
+    printf("ready %d %d %.2f %.1f %d\n", held, failed, took, held / (took > 0 ? took : 1), skipped);
+    fflush(stdout);
+
+    int ep = epoll_create1(0);
+    for (int i = 0; i < users; i++) {
+        if (fds[i] < 0) continue;
+        struct timeval tv = {0, 0};
+        setsockopt(fds[i], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
+        epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &ev);
+    }
+    /* Per burst: which streams got something, how many events, first and last arrival. */
+    int *events = calloc((size_t)users, sizeof *events);
+    int reached = 0, total = 0;
+    long all_events = 0;
+    double first = 0, last = 0;
+    char buf[65536];
+    struct epoll_event ready[512];
+    double stop = now_s() + watch;
+    for (;;) {
+        double t = now_s();
+        if (t >= stop) break;
+        int wait_ms = total > 0 ? 400 : (int)((stop - t) * 1000) + 1;
+        int n = epoll_wait(ep, ready, 512, wait_ms);
+        t = now_s();
+        if (n == 0 && total > 0) {
+            printf("tick %d %d %.1f\n", reached, total, (last - first) * 1000);
+            fflush(stdout);
+            memset(events, 0, (size_t)users * sizeof *events);
+            reached = total = 0;
+            continue;
+        }
+        for (int k = 0; k < n; k++) {
+            int i = (int)ready[k].data.u32;
+            int r = (int)read(fds[i], buf, sizeof buf - 1);
+            if (r <= 0) { epoll_ctl(ep, EPOLL_CTL_DEL, fds[i], NULL); close(fds[i]); fds[i] = -1; continue; }
+            buf[r] = 0;
+            /* Events (not heartbeat comments): count "data:" at line starts, once per event. */
+            int count = 0;
+            for (char *p = buf; (p = strstr(p, "\n\n")); p += 2) count++;
+            int comments = 0;
+            for (char *p = buf; (p = strstr(p, ":")); p++) if (p == buf || p[-1] == '\n') comments++;
+            count -= comments < count ? comments : count;
+            if (count <= 0) continue;
+            if (total == 0) first = t;
+            last = t;
+            if (events[i] == 0) reached++;
+            events[i] += count;
+            total += count;
+            all_events += count;
+        }
+    }
+    if (total > 0) printf("tick %d %d %.1f\n", reached, total, (last - first) * 1000);
+    printf("done %ld\n", all_events);
+    fflush(stdout);
+    return 0;
+}

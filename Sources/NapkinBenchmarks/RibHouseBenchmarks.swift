@@ -1,0 +1,303 @@
+import Foundation
+
+/// The ribhouse suite: the real release `RibHouse` binary, as shipped, against
+/// the C libmicrohttpd floor built beside it in the same run. Each server is
+/// pinned to core 0 and `wrk -t1 -c50` to core 1 (`taskset`); cases alternate
+/// round by round, and each keeps its best round (other work on a shared box
+/// only ever lowers a figure) and its median ratio to C across rounds.
+enum RibHouseBenchmarks {
+    static let rounds = 5
+    static let seconds = 2
+    /// The static file measured: the smallest file Rib House ships in `Public/`.
+    static let staticPath = "/favicon.svg"
+
+    static var packageRoot: String {
+        // This file is Sources/NapkinBenchmarks/RibHouseBenchmarks.swift.
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+    }
+
+    /// `.build/release/RibHouse`: beside this executable when it was built
+    /// with `-c release`, else under the package.
+    static func ribHouseBinary() -> String? {
+        var candidates: [String] = []
+        if let me = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+            let beside = me.deletingLastPathComponent().appendingPathComponent("RibHouse").path
+            if beside.contains("/release/") { candidates.append(beside) }
+        }
+        candidates.append(packageRoot + "/.build/release/RibHouse")
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// A running server: its process and the port it bound.
+    struct Server {
+        let process: Process
+        let port: Int
+        var pid: Int32 { process.processIdentifier }
+        /// SIGTERM (a clean shutdown) for Rib House; SIGKILL for the C floor.
+        func stop(_ signal: Int32 = SIGTERM) {
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+        }
+    }
+
+    static func run() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset") else {
+            print("ribhouse: taskset (util-linux) is needed to pin the servers and wrk to cores"); return
+        }
+        guard HTTPBenchmarks.hasWrk() else {
+            print("ribhouse: wrk is not installed (scripts/setup --bench)"); return
+        }
+        guard let binary = ribHouseBinary() else {
+            print("ribhouse: no release RibHouse binary: run `swift build -c release --product RibHouse` first "
+                  + "(looked beside this executable and in \(packageRoot)/.build/release/)")
+            exit(1)
+        }
+        let publicDirectory = packageRoot + "/Public"
+        let asset = publicDirectory + staticPath
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: asset))?[.size] as? Int else {
+            print("ribhouse: \(asset) is missing"); exit(1)
+        }
+        let work = NSTemporaryDirectory() + "napkin-ribhouse-\(getpid())"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        try HTTPBenchmarks.compile("hello.c", to: work + "/hello", libraries: ["-lmicrohttpd"])
+
+        // The C floor: one thread on core 0, serving the same file from disk.
+        let floor = try start(["/usr/bin/taskset", "-c", "0", work + "/hello", "1", String(HTTPBenchmarks.memoryLimit), asset],
+                              log: nil, portLine: { Int($0) })
+        defer { floor.stop(SIGKILL) }
+        // Rib House as shipped (default configuration, access log to a file,
+        // as a service's stderr would be), and once more with the log off.
+        let ribArguments = { (extra: [String]) in
+            ["/usr/bin/taskset", "-c", "0", binary, "--port", "0", "--public", publicDirectory] + extra
+        }
+        let portFromBanner = { (line: String) -> Int? in
+            line.hasPrefix("Rib House on ") ? line.split(separator: ":").last.flatMap { Int($0) } : nil
+        }
+        let logPath = work + "/access.log"
+        let rib = try start(ribArguments([]), log: logPath, portLine: portFromBanner)
+        defer { rib.stop() }
+        let quiet = try start(ribArguments(["--no-access-log"]), log: work + "/quiet.log", portLine: portFromBanner)
+        defer { quiet.stop() }
+
+        for (port, path) in [(floor.port, "/"), (rib.port, staticPath), (rib.port, "/api/pit"), (quiet.port, staticPath)] {
+            _ = try wrk(port: port, path: path, seconds: 1)
+        }
+
+        /// Every case once per round, back to back: the best round of each
+        /// case, and each round's ratio to the first case (the median of
+        /// those is steadier than best/best when other work comes and goes).
+        func sideBySide(_ cases: [(Server, String)]) throws -> (best: [HTTPBenchmarks.Run], medianRatio: [Double]) {
+            var runs = Array(repeating: [HTTPBenchmarks.Run](), count: cases.count)
+            for _ in 0..<rounds {
+                for (index, (server, path)) in cases.enumerated() {
+                    runs[index].append(try HTTPBenchmarks.measure(pid: server.pid) { try wrk(port: server.port, path: path, seconds: seconds) })
+                }
+            }
+            let best = runs.map { r in HTTPBenchmarks.Run(rps: r.map(\.rps).max()!, cpuPerRequest: r.map(\.cpuPerRequest).min()!) }
+            let ratios = runs.map { r in zip(r, runs[0]).map { $0.rps / max($1.rps, 1) }.sorted()[rounds / 2] }
+            return (best, ratios)
+        }
+        let file = try sideBySide([(floor, "/static/file"), (rib, staticPath), (quiet, staticPath)])
+        let pit = try sideBySide([(floor, "/"), (rib, "/api/pit")])
+
+        var table = Table(
+            "Rib House as shipped vs libmicrohttpd from C (each server pinned to core 0, wrk -t1 -c50 on core 1, \(rounds) alternating rounds × \(seconds) s)",
+            columns: ["case", "C req/s (best)", "Rib House req/s (best)", "best/best", "median round ratio", "target", "C µs CPU/req", "Rib House µs CPU/req"])
+        func row(_ name: String, _ c: HTTPBenchmarks.Run, _ n: HTTPBenchmarks.Run, median: Double, target: String) {
+            table.add(name, fmt(c.rps, 0), fmt(n.rps, 0), fmt(n.rps / c.rps, 2) + "x", fmt(median, 2) + "x", target,
+                      fmt(c.cpuPerRequest), fmt(n.cpuPerRequest))
+        }
+        row("static file \(staticPath) (\(size) B)", file.best[0], file.best[1], median: file.medianRatio[1], target: "≥ 0.80x")
+        row("GET /api/pit vs C plain text", pit.best[0], pit.best[1], median: pit.medianRatio[1], target: "≥ 0.50x")
+        table.print()
+
+        let cost = 1 - file.best[1].rps / file.best[2].rps
+        let medianCost = 1 - file.medianRatio[1] / file.medianRatio[2]
+        let cpuCost = file.best[1].cpuPerRequest / file.best[2].cpuPerRequest - 1
+        var logTable = Table("Rib House access log: cost on a static request (same rounds)",
+                             columns: ["case", "req/s (best)", "µs CPU/req (best)", "target"])
+        logTable.add("static file, access log off (--no-access-log)", fmt(file.best[2].rps, 0), fmt(file.best[2].cpuPerRequest), "")
+        logTable.add("static file, access log on (to a file)", fmt(file.best[1].rps, 0), fmt(file.best[1].cpuPerRequest), "")
+        logTable.add("cost of logging: req/s best/best, median of rounds; CPU/req",
+                     fmt(cost * 100) + " %, " + fmt(medianCost * 100) + " %", fmt(cpuCost * 100) + " %", "≤ 5 %")
+        logTable.print()
+        fflush(nil)
+    }
+
+    /// Starts `arguments` and reads its port from the first stdout line it accepts.
+    static func start(_ arguments: [String], log: String?, portLine: (String) -> Int?) throws -> Server {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        let out = Pipe()
+        process.standardOutput = out
+        if let log {
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: log)
+        }
+        try process.run()
+        while let line = HTTPBenchmarks.readLine(out.fileHandleForReading) {
+            if let port = portLine(line) { return Server(process: process, port: port) }
+        }
+        process.terminate()
+        throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(arguments.joined(separator: " ")) did not report a port"])
+    }
+
+    /// `wrk -t1 -c50` pinned to core 1.
+    static func wrk(port: Int, path: String, seconds: Int) throws -> (rps: Double, requests: Double) {
+        HTTPBenchmarks.progress("wrk -t1 -c50 \(seconds)s on :\(port)\(path)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+        process.arguments = ["-c", "1", "/usr/bin/wrk", "-t1", "-c50", "-d\(seconds)s", "http://127.0.0.1:\(port)\(path)"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        var rps = 0.0, requests = 0.0
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let words = line.split(separator: " ")
+            if line.hasPrefix("Requests/sec:"), let v = Double(words.last ?? "") { rps = v }
+            if line.contains("requests in"), let v = Double(words.first ?? "") { requests = v }
+            if line.contains("Non-2xx") { print("warning: \(line.trimmingCharacters(in: .whitespaces)) on \(path)") }
+        }
+        return (rps, requests)
+    }
+}
+
+/// The live-users run: N simulated browsers (Floor/liveusers.c) each sign in
+/// through the form and hold `/_napkin/events` on one release Rib House in
+/// its default configuration (server on core 0, clients on core 1).
+enum LiveUsersBenchmarks {
+    static let watchSeconds = 13
+
+    static func run() async throws {
+        guard let binary = RibHouseBenchmarks.ribHouseBinary() else {
+            print("ribhouse-live: no release RibHouse binary: run `swift build -c release --product RibHouse` first"); exit(1)
+        }
+        let counts = (ProcessInfo.processInfo.environment["NAPKIN_LIVE_USERS"] ?? "2000,10000")
+            .split(separator: ",").compactMap { Int($0) }
+        let work = NSTemporaryDirectory() + "napkin-live-\(getpid())"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        try HTTPBenchmarks.compile("liveusers.c", to: work + "/liveusers", libraries: ["-pthread"])
+
+        var table = Table(
+            "Rib House live users (default configuration, server on core 0, clients on core 1, pit ticks every 2 s, watched \(watchSeconds) s)",
+            columns: ["measure"] + counts.map { "N = \($0)" } + ["target"])
+        var columns: [[String]] = []
+        for count in counts {
+            columns.append(try await one(count, binary: binary, work: work))
+        }
+        let names = ["signed in and holding a stream", "failed to sign in or open the stream (2 s timeouts)", "logins/s",
+                     "server RSS per live user", "ticks seen (full ticks / all)", "patches per stream per tick (events / stream / 2 s)",
+                     "streams reached per tick (median)", "tick spread, first stream to last (median)",
+                     "server CPU per tick", "GET /api/menu from a new client, users held", "GET / from a new client, users held"]
+        let targets = ["N", "0", "", "≤ 20 KiB", "", "1", "N", "≤ 250 ms", "", "fast", "fast (a 503 when full)"]
+        for (index, name) in names.enumerated() {
+            table.add(row: [name] + columns.map { index < $0.count ? $0[index] : "" } + [targets[index]])
+        }
+        table.print()
+        fflush(nil)
+    }
+
+    static func one(_ count: Int, binary: String, work: String) async throws -> [String] {
+        let rib = try RibHouseBenchmarks.start(
+            ["/usr/bin/taskset", "-c", "0", binary, "--port", "0", "--public", RibHouseBenchmarks.packageRoot + "/Public"],
+            log: work + "/access-\(count).log",
+            portLine: { $0.hasPrefix("Rib House on ") ? $0.split(separator: ":").last.flatMap { Int($0) } : nil })
+        defer { rib.stop() }
+        _ = try RibHouseBenchmarks.wrk(port: rib.port, path: "/favicon.svg", seconds: 1)
+        try await Task.sleep(for: .seconds(1))
+        let rssBefore = residentKiB(rib.pid)
+
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+        client.arguments = ["-c", "1", work + "/liveusers", String(rib.port), String(count), String(watchSeconds)]
+        let out = Pipe()
+        client.standardOutput = out
+        try client.run()
+        HTTPBenchmarks.progress("ribhouse-live: signing in \(count) users")
+        let ready = (HTTPBenchmarks.readLine(out.fileHandleForReading) ?? "ready 0 0 0 0 0").split(separator: " ").map(String.init)
+        let held = Int(ready[1]) ?? 0
+        let rssAfter = residentKiB(rib.pid)
+        HTTPBenchmarks.progress("ribhouse-live: \(ready.joined(separator: " ")); watching \(watchSeconds) s")
+        let cpuStart = HTTPBenchmarks.childCPUSeconds(rib.pid)
+        // While the users sit there: a fresh client's API call and new connection.
+        let menu = timedGet(port: rib.port, path: "/api/menu", source: "127.0.250.1")
+        var ticks: [[Double]] = []
+        var allEvents = 0.0
+        while let line = HTTPBenchmarks.readLine(out.fileHandleForReading) {
+            let words = line.split(separator: " ").compactMap { Double($0) }
+            if line.hasPrefix("tick"), words.count == 3 { ticks.append(words) }
+            if line.hasPrefix("done") {
+                allEvents = words.first ?? 0
+                break
+            }
+        }
+        let cpu = HTTPBenchmarks.childCPUSeconds(rib.pid) - cpuStart
+        client.waitUntilExit()
+
+        // Full ticks only: the first burst can be the streams' opening patches.
+        let full = ticks.filter { Int($0[0]) >= held && held > 0 }
+        let median = { (values: [Double]) -> Double in values.isEmpty ? .nan : values.sorted()[values.count / 2] }
+        // Every event over the watch, per stream, per 2 s tick: bursts can
+        // run together when a tick takes most of the interval.
+        let perStream = allEvents / Double(max(held, 1)) / (Double(watchSeconds) / 2)
+        let measured = ticks.dropFirst()
+        return [
+            String(held), ready[2] + (ready.count > 5 && ready[5] != "0" ? " (then \(ready[5]) skipped)" : ""),
+            ready.count > 4 ? ready[4] : "-",
+            held > 0 ? fmt(Double(rssAfter - rssBefore) / Double(held)) + " KiB" : "-",
+            "\(full.count) / \(ticks.count)",
+            held == 0 ? "-" : fmt(perStream, 2),
+            measured.isEmpty ? "0" : fmt(median(measured.map { $0[0] }), 0),
+            measured.isEmpty ? "-" : fmt(median(measured.map { $0[2] })) + " ms",
+            ticks.isEmpty ? "-" : fmt(cpu / Double(ticks.count) * 1000) + " ms",
+            menu, newConnection(port: rib.port),
+        ]
+    }
+
+    /// `GET path` from `source`: "200 in 3.1 ms", or what went wrong and when.
+    static func timedGet(port: Int, path: String, source: String) -> String {
+        let start = ContinuousClock.now
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var src = sockaddr_in(), dst = sockaddr_in()
+        src.sin_family = sa_family_t(AF_INET)
+        inet_pton(AF_INET, source, &src.sin_addr)
+        dst.sin_family = sa_family_t(AF_INET)
+        dst.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, "127.0.0.1", &dst.sin_addr)
+        let connected = withUnsafePointer(to: &src) { s in
+            s.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0 && withUnsafePointer(to: &dst) { d in
+            d.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+        guard connected else { return "connect failed" }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let n = read(fd, &buffer, 64)
+        let ms = fmt(Double((ContinuousClock.now - start).components.attoseconds) / 1e15
+                     + Double((ContinuousClock.now - start).components.seconds) * 1000)
+        guard n > 12 else { return "no answer (\(ms) ms)" }
+        return String(decoding: buffer[9..<12], as: UTF8.self) + " in \(ms) ms"
+    }
+
+    static func newConnection(port: Int) -> String {
+        timedGet(port: port, path: "/", source: "127.0.250.2")
+    }
+
+    static func residentKiB(_ pid: Int32) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        }
+        return 0
+    }
+}

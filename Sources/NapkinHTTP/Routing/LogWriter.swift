@@ -1,0 +1,133 @@
+import Foundation
+import Synchronization
+
+/// Writes lines in batches from a background thread, so a request handler only
+/// appends to a buffer and never waits on a `write` to a file, pipe or terminal.
+///
+/// Lines keep the order they were given in and each is written whole. The
+/// buffer is written at least every `interval` (100 ms by default), as soon as
+/// it passes `batchBytes`, on ``flush()``, and on ``close()``. The shared
+/// ``standardError`` writer is also flushed when the process exits normally
+/// (`exit`, or returning from `main`), so a clean shutdown loses no line. If
+/// the output falls far behind, a caller writes the backlog itself rather
+/// than letting memory grow: lines are slowed, never dropped.
+public final class LogWriter: Sendable {
+    private struct State {
+        var buffer: [UInt8] = []
+        var wakePending = false
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+    /// Held while a batch is taken and written, so batches leave in order.
+    private let writing = Mutex(())
+    private let wake = DispatchSemaphore(value: 0)
+    private let output: @Sendable ([UInt8]) -> Void
+    private let batchBytes: Int
+    private let maxBufferedBytes: Int
+
+    /// A writer handing each batch of whole lines to `output`, from its own thread.
+    public init(
+        interval: Duration = .milliseconds(100),
+        batchBytes: Int = 32 * 1024,
+        maxBufferedBytes: Int = 4 << 20,
+        output: @escaping @Sendable ([UInt8]) -> Void
+    ) {
+        self.output = output
+        self.batchBytes = batchBytes
+        self.maxBufferedBytes = max(maxBufferedBytes, batchBytes)
+        let nanoseconds = max(Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000), 1_000_000)
+        Thread.detachNewThread { [self] in
+            Thread.current.name = "napkin log writer"
+            while true {
+                _ = wake.wait(timeout: .now() + .nanoseconds(nanoseconds))
+                flush()
+                if state.withLock({ $0.closed }) { return }
+            }
+        }
+    }
+
+    /// A writer appending to the file descriptor `fd` (retrying short writes).
+    public convenience init(fileDescriptor fd: Int32, interval: Duration = .milliseconds(100)) {
+        self.init(interval: interval) { bytes in
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let written = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    if written < 0 {
+                        if errno == EINTR || errno == EAGAIN { continue }
+                        return
+                    }
+                    offset += written
+                }
+            }
+        }
+    }
+
+    /// The process's standard error, batched; flushed at exit.
+    public static let standardError: LogWriter = {
+        let writer = LogWriter(fileDescriptor: 2)
+        atexit { LogWriter.standardError.flush() }
+        return writer
+    }()
+
+    /// Queues `line` (a newline is added). Never blocks on the output unless
+    /// more than `maxBufferedBytes` are already waiting.
+    public func write(_ line: String) {
+        var line = line
+        let (signal, overflow) = line.withUTF8 { bytes in
+            state.withLock { state -> (Bool, Bool) in
+                state.buffer.append(contentsOf: bytes)
+                state.buffer.append(0x0A)
+                let signal = state.buffer.count >= batchBytes && !state.wakePending
+                if signal { state.wakePending = true }
+                return (signal, state.buffer.count >= maxBufferedBytes)
+            }
+        }
+        if overflow {
+            flush()
+        } else if signal {
+            wake.signal()
+        }
+    }
+
+    /// Queues one line that `build` appends to the buffer in place (a
+    /// newline is added); `build` runs under the writer's lock, so keep it short.
+    public func append(_ build: (inout [UInt8]) -> Void) {
+        let (signal, overflow) = state.withLock { state -> (Bool, Bool) in
+            build(&state.buffer)
+            state.buffer.append(0x0A)
+            let signal = state.buffer.count >= batchBytes && !state.wakePending
+            if signal { state.wakePending = true }
+            return (signal, state.buffer.count >= maxBufferedBytes)
+        }
+        if overflow {
+            flush()
+        } else if signal {
+            wake.signal()
+        }
+    }
+
+    /// Writes everything queued so far, and returns once it is written.
+    public func flush() {
+        writing.withLock { _ in
+            let batch = state.withLock { state -> [UInt8] in
+                state.wakePending = false
+                guard !state.buffer.isEmpty else { return [] }
+                let taken = state.buffer
+                state.buffer = []
+                state.buffer.reserveCapacity(min(taken.count, batchBytes))
+                return taken
+            }
+            if !batch.isEmpty { output(batch) }
+        }
+    }
+
+    /// Flushes and stops the background thread; later lines are still
+    /// accepted but go out only on ``flush()``.
+    public func close() {
+        state.withLock { $0.closed = true }
+        flush()
+        wake.signal()
+    }
+}
