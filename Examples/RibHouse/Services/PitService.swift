@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import napkin
 
 /// The smokers out back, shared by the whole app.
@@ -12,8 +11,10 @@ actor PitService {
     private var simulator: PitSimulator
     private let interval: Duration
     private var ticker: Task<Void, Never>?
-    /// The current pit as JSON, encoded once per change.
-    private nonisolated let json: Mutex<[UInt8]>
+    /// The current pit as JSON, encoded once per change. A pthread lock
+    /// (napkin's `Locked`), which ThreadSanitizer can see: request threads
+    /// read it while the actor writes it.
+    private nonisolated let json: Locked<[UInt8]>
 
     /// A pit that changes every `interval` once ``start()`` is called.
     init(interval: Duration = .seconds(2), simulator: PitSimulator = PitSimulator()) {
@@ -21,7 +22,7 @@ actor PitService {
         self.simulator = simulator
         let opening = PitSimulator.opening()
         pit = StateBroadcaster(opening)
-        json = Mutex(Self.encode(opening))
+        json = Locked(Self.encode(opening))
     }
 
     /// The pit now as `GET /api/pit` sends it: `JSONEncoder`'s bytes for

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Writes lines in batches from a background thread, so a request handler only
 /// appends to a buffer and never waits on a `write` to a file, pipe or terminal.
@@ -18,9 +17,12 @@ public final class LogWriter: Sendable {
         var closed = false
     }
 
-    private let state = Mutex(State())
-    /// Held while a batch is taken and written, so batches leave in order.
-    private let writing = Mutex(())
+    // pthread locks (`Locked`), not `Mutex`: request threads and the writer
+    // thread share them, and ThreadSanitizer only sees pthread locks.
+    private let state = Locked(State())
+    /// Held while a batch is taken and written, so batches leave in order;
+    /// it counts the batches written.
+    private let writing = Locked<UInt64>(0)
     private let wake = DispatchSemaphore(value: 0)
     private let output: @Sendable ([UInt8]) -> Void
     private let batchBytes: Int
@@ -110,7 +112,7 @@ public final class LogWriter: Sendable {
 
     /// Writes everything queued so far, and returns once it is written.
     public func flush() {
-        writing.withLock { _ in
+        writing.withLock { batches in
             let batch = state.withLock { state -> [UInt8] in
                 state.wakePending = false
                 guard !state.buffer.isEmpty else { return [] }
@@ -119,7 +121,10 @@ public final class LogWriter: Sendable {
                 state.buffer.reserveCapacity(min(taken.count, batchBytes))
                 return taken
             }
-            if !batch.isEmpty { output(batch) }
+            if !batch.isEmpty {
+                output(batch)
+                batches &+= 1
+            }
         }
     }
 
