@@ -34,7 +34,8 @@ static inline struct MHD_Daemon *napkin_start_daemon(
     unsigned int timeout_seconds, size_t memory_limit, size_t memory_increment,
     MHD_AccessHandlerCallback handler, void *handler_cls,
     MHD_RequestCompletedCallback completed, void *completed_cls,
-    napkin_uri_log_cb uri_log, void *uri_log_cls)
+    napkin_uri_log_cb uri_log, void *uri_log_cls,
+    MHD_NotifyConnectionCallback notify, void *notify_cls)
 {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
@@ -66,6 +67,7 @@ static inline struct MHD_Daemon *napkin_start_daemon(
             MHD_OPTION_CONNECTION_MEMORY_INCREMENT, memory_increment,
             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
             MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
+            MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
             MHD_OPTION_UNESCAPE_CALLBACK, napkin_identity_unescape, NULL,
             MHD_OPTION_END);
     }
@@ -79,6 +81,7 @@ static inline struct MHD_Daemon *napkin_start_daemon(
         MHD_OPTION_CONNECTION_MEMORY_INCREMENT, memory_increment,
         MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
         MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
+        MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
         MHD_OPTION_UNESCAPE_CALLBACK, napkin_identity_unescape, NULL,
         MHD_OPTION_END);
 }

@@ -35,6 +35,17 @@ enum Callbacks {
         core.unregister(context)
     }
 
+    /// Counts open connections, so a full server can answer 503 at once.
+    static let connection: MHD_NotifyConnectionCallback = { cls, _, _, code in
+        guard let cls else { return }
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        if code == MHD_ConnectionNotificationCode(rawValue: 0) {   // MHD_CONNECTION_NOTIFY_STARTED
+            core.openConnections.add(1, ordering: .relaxed)
+        } else {
+            core.openConnections.subtract(1, ordering: .relaxed)
+        }
+    }
+
     static let access: MHD_AccessHandlerCallback = { cls, connection, _, method, _, uploadData, uploadSize, conCls in
         guard let cls, let connection, let conCls else { return MHDResult.no }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
@@ -54,6 +65,11 @@ enum Callbacks {
             return !s.started
         }
         if first {
+            if core.openConnections.load(ordering: .relaxed) > core.connectionLimit {
+                context.state.withLock { $0.phase = .delivered }
+                ResponseWriter.queue(Callbacks.full, on: connection, context: context, core: core)
+                return MHDResult.yes
+            }
             if let length = Callbacks.header(connection, "Content-Length").flatMap(Int.init) {
                 if length > core.maxBodySize {
                     context.state.withLock { $0.tooLarge = true; $0.phase = .delivered }
@@ -168,6 +184,14 @@ enum Callbacks {
     /// whole budget of bodies still arriving.
     static var busy: Response {
         var response = Response.text("Service Unavailable: too many uploads in progress, try again shortly", status: .serviceUnavailable)
+        response.headers["Retry-After"] = "1"
+        response.headers["Connection"] = "close"
+        return response
+    }
+
+    /// The answer on a connection past the server's connection limit.
+    static var full: Response {
+        var response = Response.text("Service Unavailable: the server is full, try again shortly", status: .serviceUnavailable)
         response.headers["Retry-After"] = "1"
         response.headers["Connection"] = "close"
         return response

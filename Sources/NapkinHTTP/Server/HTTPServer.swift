@@ -51,18 +51,23 @@ public final class HTTPServer: Sendable {
         try running.withLock { state in
             guard state.daemon == 0, !state.stopped else { throw HTTPServerError("the server was already started") }
             signal(SIGPIPE, SIG_IGN)
-            HTTPServer.raiseFileLimit(to: configuration.connectionLimit + 256)
+            // Past `connectionLimit` a few more connections are accepted, only
+            // to be answered 503 at once: a full server says so instead of
+            // leaving new clients waiting in the listen queue.
+            let limit = max(1, configuration.connectionLimit)
+            let acceptLimit = limit + ServerCore.headroom(for: limit)
+            HTTPServer.raiseFileLimit(to: acceptLimit + 256)
             let core = ServerCore(
                 responder: responder, maxBodySize: configuration.maxRequestBodySize,
-                bodyBudget: configuration.maxBufferedBodyBytes, log: log)
+                bodyBudget: configuration.maxBufferedBodyBytes, connectionLimit: limit, log: log)
             let cls = Unmanaged.passRetained(core).toOpaque()
             let timeout = max(1, Int(configuration.connectionTimeout.components.seconds))
             errno = 0
             let daemon = napkin_start_daemon(
                 configuration.host, UInt16(clamping: configuration.port), UInt32(max(1, configuration.workerThreads)),
-                UInt32(max(1, configuration.connectionLimit)), UInt32(max(0, configuration.perIPConnectionLimit)),
+                UInt32(acceptLimit), UInt32(max(0, configuration.perIPConnectionLimit)),
                 UInt32(timeout), max(4096, configuration.connectionMemoryLimit), 1024,
-                Callbacks.access, cls, Callbacks.completed, cls, Callbacks.uriLog, cls)
+                Callbacks.access, cls, Callbacks.completed, cls, Callbacks.uriLog, cls, Callbacks.connection, cls)
             guard let daemon else {
                 let reason = errno != 0 ? String(cString: strerror(errno)) : "libmicrohttpd refused to start"
                 Unmanaged<ServerCore>.fromOpaque(cls).release()

@@ -10,7 +10,11 @@ public struct ServerConfiguration: Sendable {
     /// epoll mode hangs when exactly 128·k connections become ready at once). Swift work never
     /// runs long on these threads: connections are suspended while handlers await.
     public var workerThreads: Int
-    /// The most open connections. Idle event streams count, so size it for them; the process
+    /// The most open connections napkin serves. Idle event streams count, so size it for
+    /// them (the default fits 10,000 live tabs with room to spare). Past it, a few more
+    /// connections (an eighth, 16 to 1,024) are accepted only to be answered `503` with
+    /// `Retry-After` and closed, so a full server says so at once instead of leaving new
+    /// clients waiting; past those, new connections wait in the listen queue. The process
     /// file-descriptor limit is raised to fit at start.
     public var connectionLimit: Int
     /// The most connections from one IP address (`0`: no limit). Behind a reverse proxy every
@@ -44,7 +48,7 @@ public struct ServerConfiguration: Sendable {
         host: String = "127.0.0.1",
         port: Int = 0,
         workerThreads: Int = 2,
-        connectionLimit: Int = 4096,
+        connectionLimit: Int = 16_384,
         perIPConnectionLimit: Int = 256,
         connectionTimeout: Duration = .seconds(30),
         connectionMemoryLimit: Int = 8 * 1024,

@@ -25,10 +25,25 @@ final class ServerCore: Sendable {
 
     private let live = Locked(Live())
 
-    init(responder: any HTTPResponder, maxBodySize: Int, bodyBudget: Int = .max, log: @escaping @Sendable (String) -> Void) {
+    /// The open connections napkin serves; more are answered 503.
+    let connectionLimit: Int
+    /// Connections open right now (libmicrohttpd's connection notifications).
+    let openConnections = Atomic<Int>(0)
+
+    /// How many connections past the limit are accepted only to be told the
+    /// server is full.
+    static func headroom(for limit: Int) -> Int {
+        min(1024, max(16, limit / 8))
+    }
+
+    init(
+        responder: any HTTPResponder, maxBodySize: Int, bodyBudget: Int = .max, connectionLimit: Int = .max,
+        log: @escaping @Sendable (String) -> Void
+    ) {
         self.responder = responder
         self.maxBodySize = maxBodySize
         self.bodyBudget = bodyBudget
+        self.connectionLimit = connectionLimit
         self.log = log
     }
 

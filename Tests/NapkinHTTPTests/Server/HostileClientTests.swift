@@ -168,3 +168,35 @@ struct EventStreamExitTests {
         #expect(rest.contains("data: bye"))
     }
 }
+
+/// A full server answers at once instead of leaving clients waiting.
+@Suite("Connection limit", .timeLimit(.minutes(1)))
+struct ConnectionLimitTests {
+    @Test("past the connection limit a new connection is answered 503 and closed; a freed slot serves again")
+    func fullServerAnswers503() async throws {
+        var router = Router()
+        router.get("/hello") { _ in .text("hi") }
+        try await withServer(router, configuration: ServerConfiguration(connectionLimit: 3)) { server in
+            let port = server.port
+            let held = try await offPool { () throws -> [TestConnection] in
+                try (0..<3).map { _ in
+                    let connection = try TestConnection(port: port)
+                    #expect(try connection.request("GET", "/hello").status == 200)
+                    return connection
+                }
+            }
+            let refused = try await fetch(port, "/hello")
+            #expect(refused.status == 503)
+            #expect(refused.header("Retry-After") == "1")
+            #expect(refused.text.contains("full"))
+
+            held[0].close()
+            // The server notices the closed connection on its own schedule:
+            // ask until a fresh connection is served (bounded).
+            try await HostileClientTests.eventually {
+                (try? TestConnection(port: port).request("GET", "/hello").status) == 200
+            }
+            for connection in held { connection.close() }
+        }
+    }
+}

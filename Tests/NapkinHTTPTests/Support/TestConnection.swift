@@ -21,9 +21,16 @@ final class TestConnection: Sendable {
     private let buffer = Mutex<[UInt8]>([])
 
     init(port: Int, timeoutSeconds: Int = 15) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
+        // Connected before `self` is whole: a failed connect closes its own
+        // socket here, and no deinit closes the number again (by then it may
+        // be someone else's descriptor, such as one of the server's).
+        fd = try Self.connect(port: port, timeoutSeconds: timeoutSeconds)
         self.timeoutSeconds = timeoutSeconds
+    }
+
+    private static func connect(port: Int, timeoutSeconds: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
         // Every connect, send and recv is bounded: a lost reply fails the test.
         var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
@@ -35,13 +42,14 @@ final class TestConnection: Sendable {
         addr.sin_port = in_port_t(UInt16(port).bigEndian)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard rc == 0 else {
             let e = errno
             Glibc.close(fd)
             throw Failure(description: e == EINPROGRESS || e == EAGAIN ? "no connection within \(timeoutSeconds) s" : "connect: errno \(e)")
         }
+        return fd
     }
 
     deinit { Glibc.close(fd) }
