@@ -75,8 +75,7 @@ struct RibHouseToastTests {
         let stream = try await guest.events()
         _ = try await stream.nextPatch()
         for text in ["Brisket is up", "Ribs are up"] {
-            _ = try await harness.client().post("/api/announcements", json: Text(text: text))
-            _ = try await stream.nextPatch { @Sendable in $0.html.contains(text) }
+            try await Self.announce(text, in: harness, seenBy: stream)
         }
 
         let page = try await guest.get("/pit")
@@ -97,8 +96,7 @@ struct RibHouseToastTests {
         _ = try await guest.get("/")
         let stream = try await guest.events()
         _ = try await stream.nextPatch()
-        _ = try await harness.client().post("/api/announcements", json: Text(text: "Brisket is up"))
-        _ = try await stream.nextPatch { @Sendable in $0.html.contains("Brisket is up") }
+        try await Self.announce("Brisket is up", in: harness, seenBy: stream)
 
         let dismissed = try await guest.submit(try await guest.get("/"), button: "×", javascript: true)
         #expect(dismissed.status == 204)
@@ -117,8 +115,7 @@ struct RibHouseToastTests {
         _ = try await guest.get("/")
         let stream = try await guest.events()
         _ = try await stream.nextPatch()
-        _ = try await harness.client().post("/api/announcements", json: Text(text: "Brisket is up"))
-        _ = try await stream.nextPatch { @Sendable in $0.html.contains("Brisket is up") }
+        try await Self.announce("Brisket is up", in: harness, seenBy: stream)
 
         let page = try await guest.get("/")
         for stray in ["999", "not-a-number", ""] {
@@ -131,6 +128,12 @@ struct RibHouseToastTests {
     }
 
     /// How many toasts an HTML page or patch shows.
+    /// Posts an announcement and waits until `stream`'s page shows it.
+    static func announce(_ text: String, in harness: RibHouseHarness, seenBy stream: EventStreamReader) async throws {
+        _ = try await harness.client().post("/api/announcements", json: Text(text: text))
+        _ = try await stream.nextPatch { @Sendable in $0.html.contains(text) }
+    }
+
     static func toastCount(_ html: String) -> Int {
         html.components(separatedBy: "class=\"toast\"").count - 1
     }

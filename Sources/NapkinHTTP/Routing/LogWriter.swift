@@ -77,20 +77,7 @@ public final class LogWriter: Sendable {
     /// more than `maxBufferedBytes` are already waiting.
     public func write(_ line: String) {
         var line = line
-        let (signal, overflow) = line.withUTF8 { bytes in
-            state.withLock { state -> (Bool, Bool) in
-                state.buffer.append(contentsOf: bytes)
-                state.buffer.append(0x0A)
-                let signal = state.buffer.count >= batchBytes && !state.wakePending
-                if signal { state.wakePending = true }
-                return (signal, state.buffer.count >= maxBufferedBytes)
-            }
-        }
-        if overflow {
-            flush()
-        } else if signal {
-            wake.signal()
-        }
+        line.withUTF8 { bytes in append { $0.append(contentsOf: bytes) } }
     }
 
     /// Queues one line that `build` appends to the buffer in place (a

@@ -182,16 +182,15 @@ enum Callbacks {
 
     /// The answer to a body that arrives while the server already holds its
     /// whole budget of bodies still arriving.
-    static var busy: Response {
-        var response = Response.text("Service Unavailable: too many uploads in progress, try again shortly", status: .serviceUnavailable)
-        response.headers["Retry-After"] = "1"
-        response.headers["Connection"] = "close"
-        return response
-    }
+    static var busy: Response { tryAgainShortly("too many uploads in progress") }
 
     /// The answer on a connection past the server's connection limit.
-    static var full: Response {
-        var response = Response.text("Service Unavailable: the server is full, try again shortly", status: .serviceUnavailable)
+    static var full: Response { tryAgainShortly("the server is full") }
+
+    /// A `503` that asks the client to come back in a second, on a connection
+    /// the server then closes.
+    private static func tryAgainShortly(_ reason: String) -> Response {
+        var response = Response.text("Service Unavailable: \(reason), try again shortly", status: .serviceUnavailable)
         response.headers["Retry-After"] = "1"
         response.headers["Connection"] = "close"
         return response
