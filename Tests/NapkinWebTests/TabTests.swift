@@ -73,6 +73,10 @@ struct TabTests {
         let session = try #require(testApp.app.session(id: id))
         #expect(session.tabs.count == 8)
         #expect(session.tabs.contains { $0.id == watchedTab }, "the tab with a stream was released")
+        // The released tabs' trees are gone: what is left is the kept tabs'.
+        try await testApp.component.probe.waitForCancelledTasks()
+        let perTree = testApp.component.probe.trackedObjects / 21
+        #expect(testApp.component.probe.liveObjects == 8 * perTree)
         stream.close()
         await testApp.stop()
     }

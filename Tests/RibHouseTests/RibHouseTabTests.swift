@@ -168,3 +168,24 @@ struct RibHouseTabTests {
         await harness.stop()
     }
 }
+
+@Suite("Rib House tab release", .timeLimit(.minutes(1)))
+@MainActor
+struct RibHouseTabReleaseTests {
+    @Test("released tabs leave no subscriber behind in the app's or the session's services")
+    func releasedTabsUnsubscribe() async throws {
+        let harness = try await RibHouseHarness.start(.inProcess, ticking: false)
+        let guest = harness.client()
+        _ = try await guest.submit(try await guest.get("/"), button: loginButton, fields: ["name": "Ada"])
+        for index in 0..<40 { _ = try await guest.tab().get(index.isMultiple(of: 2) ? "/" : "/pit") }
+        let id = try #require(await guest.sessionID)
+        let session = try #require(harness.ribHouse.app.session(id: id))
+        let kept = session.tabs.count
+        let onPit = session.tabs.filter { $0.currentPath.description == "/pit" }.count
+        #expect(kept == 16)
+        // Every signed-in tab's header follows the pit and the specials; boards follow the pit too.
+        #expect(await harness.pitService.subscriberCount == kept + onPit)
+        #expect(await harness.ribHouse.specialsService.followerCount == kept)
+        await harness.stop()
+    }
+}
