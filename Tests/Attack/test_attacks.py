@@ -414,6 +414,19 @@ def user(server):
     u.watcher.close()
 
 
+def run_workers(server, worker, threads):
+    """Runs worker(0) … worker(threads - 1) on threads at once, sampling the
+    server's memory meanwhile; returns (seconds taken, the RSSSampler)."""
+    start = time.perf_counter()
+    with RSSSampler(server) as rss:
+        workers = [threading.Thread(target=worker, args=(n,)) for n in range(threads)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+    return time.perf_counter() - start, rss
+
+
 class Attack:
     """One attack's bookkeeping: the baseline before it, the problems found,
     and the after-checks every attack ends with."""
@@ -585,14 +598,7 @@ def test_02_head_on_event_stream(server, user, attack, record):
             counts["bad"] += bad
             counts["reconnects"] += reconnects
 
-    start = time.perf_counter()
-    with RSSSampler(server) as rss:
-        workers = [threading.Thread(target=worker, args=(n,)) for n in range(threads)]
-        for w in workers:
-            w.start()
-        for w in workers:
-            w.join()
-    seconds = time.perf_counter() - start
+    seconds, rss = run_workers(server, worker, threads)
     record("HEAD requests", total)
     record("answered 200 text/event-stream", counts["ok"], total, counts["ok"] == total)
     record("requests per second", f"{total / seconds:.0f}")
@@ -1144,14 +1150,7 @@ def test_11_tab_flood(server, user, attack, record):
             counts["navigations"] += navs
             counts["bad"] += bad
 
-    start = time.perf_counter()
-    with RSSSampler(server) as rss:
-        workers = [threading.Thread(target=worker, args=(n,)) for n in range(threads)]
-        for w in workers:
-            w.start()
-        for w in workers:
-            w.join()
-    seconds = time.perf_counter() - start
+    seconds, rss = run_workers(server, worker, threads)
     total = counts["pages"] + counts["navigations"]
     record("page loads + junk-tab navigations answered (200; 431 oversized)", total, loads + navigations, total == loads + navigations)
     record("requests per second", f"{total / seconds:.0f}")
