@@ -112,6 +112,7 @@ struct RibHouseTabTests {
         #expect(board.status == 200)
         #expect(board.text.contains(Self.board))
         #expect(board.tabID == tab)
+        #expect(board.text.contains("<title>Pit Board · Rib House</title>"))
         let navigated = try #require(board.headers["X-Napkin-Event-ID"].flatMap { UInt64($0) })
         #expect(try await paths(harness, guest) == ["/pit"])
 
@@ -125,6 +126,7 @@ struct RibHouseTabTests {
 
         let back = try await board.click(link: "Menu")
         #expect(back.tabID == tab && !back.text.contains(Self.board))
+        #expect(back.text.contains("<title>Menu · Rib House</title>"))
         stream.close()
         await harness.stop()
     }

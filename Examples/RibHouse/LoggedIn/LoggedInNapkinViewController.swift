@@ -17,6 +17,8 @@ final class LoggedInNapkinViewController: WebViewController, LoggedInNapkinViewC
     weak var presenter: LoggedInNapkinPresenter?
     weak var listener: (any LoggedInNapkinPresentableListener)?
 
+    override var pageTitle: String? { "Menu · Rib House" }
+
     override init() {
         super.init()
         action("logout") { [weak self] in await self?.listener?.didTapLogout() }

@@ -97,7 +97,7 @@ extension NapkinApp {
             let body = claimed ? tab.renderRoot() : configuration.notFoundBody
             let page = configuration.layout.render(
                 body: body, csrfToken: tab.session?.csrfToken ?? "", eventID: tab.lastEventID,
-                eventsPath: tab.streamPath, tabID: tab.id)
+                eventsPath: tab.streamPath, tabID: tab.id, pageTitle: claimed ? tab.pageTitle : nil)
             response = .html(page.rendered, status: claimed ? .ok : .notFound)
             response.headers["X-Napkin-Event-ID"] = String(tab.lastEventID)
         }

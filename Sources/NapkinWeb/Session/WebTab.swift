@@ -127,6 +127,9 @@ public final class WebTab: LaunchHost {
         root?.render() ?? .empty
     }
 
+    /// The title the tab's fragments give the page, if any.
+    var pageTitle: String? { root?.deepestPageTitle() }
+
     /// Moves the tree to `path`; whether some napkin claims it.
     func navigate(to path: WebPath) async -> Bool {
         if currentPath != path {

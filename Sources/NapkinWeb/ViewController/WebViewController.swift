@@ -39,6 +39,12 @@ open class WebViewController: ViewControllable {
         return name.hasSuffix("ViewController") ? String(name.dropLast("ViewController".count)) : name
     }
 
+    /// The page title while this fragment is shown, or `nil` to leave it to
+    /// the fragments above. The deepest fragment with a title names the
+    /// page (`<title>`, and the title napkin's client sets on a live
+    /// navigation); with none, the layout's title stands.
+    open var pageTitle: String? { nil }
+
     private var slots: [String: WebViewController] = [:]
     private var actions: [String: WebAction] = [:]
     fileprivate(set) weak var parent: WebViewController?
@@ -291,6 +297,14 @@ open class WebViewController: ViewControllable {
         cachedHTML = nil
         for child in slots.values { child.forgetRenders() }
         for region in regions.values { region.forgetRenders() }
+    }
+
+    /// The title of the deepest fragment in this subtree that has one.
+    func deepestPageTitle() -> String? {
+        for (_, child) in slots.sorted(by: { $0.key < $1.key }) {
+            if let title = child.deepestPageTitle() { return title }
+        }
+        return pageTitle
     }
 
     /// Whether `other` contains this fragment.
