@@ -19,7 +19,8 @@ extension NapkinApp {
         if let origin = request.headers["Origin"], !OriginCheck.isSameOrigin(origin, host: request.headers["Host"]) {
             throw HTTPError(.forbidden, "Cross-origin form posts are refused.")
         }
-        guard let (tab, fragment) = field("_fragment").flatMap(session.fragment(id:)) else {
+        guard let (tab, fragment) = await fragment(field("_fragment"), tab: field("_tab"), return: field("_return"), in: session)
+        else {
             throw HTTPError(.notFound, "Unknown fragment: it may have left the page. Reload the page.")
         }
         guard let action = field("_action").flatMap(fragment.action(named:)) else {
@@ -42,6 +43,24 @@ extension NapkinApp {
             response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
         }
         return response
+    }
+
+    /// The fragment a form posts to, in the tab the form names. A tab this
+    /// process does not hold (released, or rendered by a process that has
+    /// since stopped) is brought back at the form's page, under its id:
+    /// fragment ids name places in the tree, so the fragment is there again.
+    private func fragment(_ id: String?, tab tabID: String?, return back: String?, in session: WebSession) async
+        -> (WebTab, WebViewController)?
+    {
+        guard let id else { return nil }
+        guard let tabID else { return session.fragment(id: id) }
+        if let tab = session.tab(id: tabID) {
+            return tab.fragment(id: id).map { (tab, $0) }
+        }
+        guard SecureToken.isWellFormed(tabID) else { return nil }
+        let tab = await launchTab(in: session, id: tabID)
+        _ = await navigate(tab, to: WebPath(ReturnPath.sanitize(back)))
+        return tab.fragment(id: id).map { (tab, $0) }
     }
 
     /// A tab's event stream (`?tab=…`; without it, the most recent tab's).

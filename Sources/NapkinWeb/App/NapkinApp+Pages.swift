@@ -44,7 +44,8 @@ extension NapkinApp {
                 ? Response(status: .ok, headers: ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"])
                 : Response.text("Not Found", status: .notFound)
         }
-        let named = session.tab(id: request.headers[Self.tabHeader])
+        let requestedTab = request.headers[Self.tabHeader]
+        let named = session.tab(id: requestedTab)
         if wantsJSON, named == nil {
             // A program asking for the tree at a path: a tree of its own.
             let tab = await launchTab(in: session)
@@ -60,11 +61,13 @@ extension NapkinApp {
         } else if let redirected = session.mostRecentTab, redirected.awaitsRedirect {
             tab = redirected
         } else {
-            tab = await launchTab(in: session)
+            // A live navigation of a tab this process does not hold gets it
+            // back under the same id, so the page's stream finds it.
+            tab = await launchTab(in: session, id: requestedTab)
         }
         tab.awaitsRedirect = false
         session.touch(tab, now: store.now)
-        let claimed = await navigate(tab, to: path, live: named != nil)
+        let claimed = await navigate(tab, to: path, live: requestedTab != nil)
         let response = respond(request, tab: tab, path: path, claimed: claimed)
         await releaseTabs(of: session)
         return response
@@ -73,7 +76,7 @@ extension NapkinApp {
     /// Moves `tab`'s tree to `path`, settled. A live navigation's response
     /// carries the whole page, so the changes it made are not also sent
     /// down the tab's streams; otherwise they are.
-    private func navigate(_ tab: WebTab, to path: WebPath, live: Bool = false) async -> Bool {
+    func navigate(_ tab: WebTab, to path: WebPath, live: Bool = false) async -> Bool {
         if live {
             // Changes already made go to the streams; the navigation's wait
             // for the page.

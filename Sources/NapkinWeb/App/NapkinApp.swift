@@ -165,9 +165,9 @@ public final class NapkinApp {
     }
 
     /// A new tab of `session`, its tree built from the session's scope and
-    /// launched.
-    func launchTab(in session: WebSession) async -> WebTab {
-        let tab = session.addTab(now: store.now)
+    /// launched; `id` brings back a tab by its id (see `WebSession.addTab`).
+    func launchTab(in session: WebSession, id: String? = nil) async -> WebTab {
+        let tab = session.addTab(now: store.now, id: id)
         let router = await launchTree(session.scope)
         tab.router = router
         // Settled like an event, so what the root starts while launching

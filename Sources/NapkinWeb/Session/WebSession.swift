@@ -87,10 +87,13 @@ public final class WebSession {
     // MARK: - Tabs
 
     /// A new tab, now the most recent; its tree is the caller's to launch.
-    func addTab(now: ContinuousClock.Instant) -> WebTab {
-        let tab = WebTab(session: self, now: now)
-        tabs.append(tab)
-        return tab
+    /// `id` (well-formed, not in use) brings back a tab this process does
+    /// not hold — released, or opened by a process that has since stopped.
+    func addTab(now: ContinuousClock.Instant, id: String? = nil) -> WebTab {
+        let reused = id.flatMap { SecureToken.isWellFormed($0) && tab(id: $0) == nil ? $0 : nil }
+        let added = WebTab(session: self, now: now, id: reused)
+        tabs.append(added)
+        return added
     }
 
     /// The tab with `id`, if the session still has it.

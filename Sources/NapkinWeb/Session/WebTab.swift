@@ -35,8 +35,8 @@ public final class WebTab: LaunchHost {
     /// Open streams by their session-wide number (oldest is lowest).
     private(set) var streams: [UInt64: Channel<[UInt8]>] = [:]
 
-    init(session: WebSession, now: ContinuousClock.Instant) {
-        id = SecureToken.make()
+    init(session: WebSession, now: ContinuousClock.Instant, id: String? = nil) {
+        self.id = id ?? SecureToken.make()
         self.session = session
         lastUsed = now
     }
@@ -66,6 +66,8 @@ public final class WebTab: LaunchHost {
     }
 
     func unregister(_ fragment: WebViewController) {
+        // Another fragment may hold the same place (and id) by now.
+        guard fragments[fragment.fragmentID]?.value === fragment else { return }
         fragments[fragment.fragmentID] = nil
     }
 
