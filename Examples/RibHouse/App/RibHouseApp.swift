@@ -42,8 +42,8 @@ struct RibHouseApp {
         accessLog: Bool = true
     ) -> RibHouseApp {
         let component = AppComponent(specialsService: SpecialsService(), pitInterval: pitInterval)
-        let app = NapkinApp(component: component, configuration: configuration) { component in
-            SessionComponent(dependency: component)
+        let app = NapkinApp(component: component, configuration: configuration) { component, values in
+            SessionComponent(dependency: component, values: values)
         } root: { session in
             await LaunchNapkinBuilder(dependency: session).build()
         }

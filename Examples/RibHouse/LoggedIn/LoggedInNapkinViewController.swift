@@ -21,7 +21,7 @@ final class LoggedInNapkinViewController: WebViewController, LoggedInNapkinViewC
 
     override init() {
         super.init()
-        action("logout") { [weak self] in await self?.listener?.didTapLogout() }
+        action("logout") { [weak self] in try await self?.listener?.didTapLogout() }
     }
 
     func show(specials: any ViewControllable) { show(specials, in: "specials") }

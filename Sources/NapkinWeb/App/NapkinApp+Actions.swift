@@ -6,7 +6,7 @@ extension NapkinApp {
     /// the fragment's action in the fragment's tab, waits for it to settle,
     /// then answers `204` to napkin's client or `303` back to the page.
     func action(_ request: Request) async throws -> Response {
-        guard let session = existingSession(for: request) else {
+        guard let session = try await existingSession(for: request) else {
             throw HTTPError(.forbidden, "Your session has ended. Reload the page to start a new one.")
         }
         let fields = try request.formFields()
@@ -40,6 +40,7 @@ extension NapkinApp {
         tab.awaitsRedirect = !javascript
         var response: Response = javascript ? Response(status: .noContent) : .redirect(to: ReturnPath.sanitize(field("_return")))
         if session.id != idBefore {
+            try await persistRotation(of: session, from: idBefore)
             response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
         }
         return response
@@ -68,8 +69,8 @@ extension NapkinApp {
     /// the stream never creates one — and `410` when the session no longer
     /// has the tab (napkin's client then reloads the page in place, in a
     /// new tab). A `HEAD` gets the stream's headers and opens nothing.
-    func events(_ request: Request) -> Response {
-        guard let session = existingSession(for: request) else {
+    func events(_ request: Request) async throws -> Response {
+        guard let session = try await existingSession(for: request) else {
             return Response(status: .noContent)
         }
         let tab = if let named = request.query["tab"] { session.tab(id: named) } else { session.mostRecentTab }

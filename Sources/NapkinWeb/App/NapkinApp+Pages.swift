@@ -23,16 +23,16 @@ extension NapkinApp {
     /// that is torn down at once — nothing is kept and no cookie is set.
     /// For a session that exists, `HEAD` and subresource requests (a favicon,
     /// an image: `Sec-Fetch-Dest`) are answered without touching any tab.
-    func page(_ request: Request) async -> Response {
+    func page(_ request: Request) async throws -> Response {
         let path = WebPath(request.path)
         let pageView = PageResponder.isPageView(request)
         let wantsJSON = request.method == .get && PageResponder.wantsJSON(request)
-        guard let session = existingSession(for: request) else {
+        guard let session = try await existingSession(for: request) else {
             let (session, tab) = await launchSession()
             let claimed = await navigate(tab, to: path)
             var response = respond(request, tab: tab, path: path, claimed: claimed)
             if claimed, pageView {
-                for old in store.insert(session) { await old.terminate() }
+                try await keep(session)
                 response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
             } else {
                 await session.terminate()
@@ -67,9 +67,14 @@ extension NapkinApp {
         }
         tab.awaitsRedirect = false
         session.touch(tab, now: store.now)
+        let idBefore = session.id
         let claimed = await navigate(tab, to: path, live: requestedTab != nil)
-        let response = respond(request, tab: tab, path: path, claimed: claimed)
+        var response = respond(request, tab: tab, path: path, claimed: claimed)
         await releaseTabs(of: session)
+        if session.id != idBefore {
+            try await persistRotation(of: session, from: idBefore)
+            response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
+        }
         return response
     }
 
