@@ -16,7 +16,7 @@ extension NapkinApp {
         guard SecureToken.constantTimeEquals(token, session.csrfToken) else {
             throw HTTPError(.forbidden, "Invalid or missing CSRF token.")
         }
-        if let origin = request.headers["Origin"], !OriginCheck.isSameOrigin(origin, host: request.headers["Host"]) {
+        if let origin = request.headers["Origin"], !OriginCheck.accepts(origin, request: request, configuration: configuration) {
             throw HTTPError(.forbidden, "Cross-origin form posts are refused.")
         }
         guard let (tab, fragment) = await fragment(field("_fragment"), tab: field("_tab"), return: field("_return"), in: session)
