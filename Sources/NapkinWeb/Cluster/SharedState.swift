@@ -20,17 +20,25 @@ public final class SharedState<Value: Codable & Sendable>: Sendable {
     private let applied = Locked<Double>(0)
 
     private let origin: String
+    private let didChange: (@Sendable (Value) -> Void)?
 
     /// A state starting at `initial` until the bus has a later one.
-    public convenience init(channel: String, bus: any MessageBus, initial: Value) {
-        self.init(channel: channel, bus: bus, initial: initial, origin: ProcessInstance.id)
+    /// `didChange` sees each new state, from this process or another, before
+    /// the subscribers do (to keep a derived form, such as its JSON, current).
+    public convenience init(
+        channel: String, bus: any MessageBus, initial: Value, didChange: (@Sendable (Value) -> Void)? = nil
+    ) {
+        self.init(channel: channel, bus: bus, initial: initial, origin: ProcessInstance.id, didChange: didChange)
     }
 
     /// A binding speaking for `origin` (tests play several processes in one).
-    init(channel: String, bus: any MessageBus, initial: Value, origin: String) {
+    init(
+        channel: String, bus: any MessageBus, initial: Value, origin: String, didChange: (@Sendable (Value) -> Void)? = nil
+    ) {
         self.channel = channel
         self.bus = bus
         self.origin = origin
+        self.didChange = didChange
         broadcaster = StateBroadcaster(initial)
     }
 
@@ -81,6 +89,8 @@ public final class SharedState<Value: Codable & Sendable>: Sendable {
             applied = envelope.stamp
             return true
         }
-        if newer { await broadcaster.send(envelope.value) }
+        guard newer else { return }
+        didChange?(envelope.value)
+        await broadcaster.send(envelope.value)
     }
 }
