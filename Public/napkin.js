@@ -4,8 +4,9 @@
 // the app works with JavaScript off. This script only enhances:
 //   1. it listens to the tab's event stream and swaps patched fragments in
 //      place, keeping focus, caret and typed values where it can;
-//   2. it submits napkin forms with fetch instead of a full page load, and
-//      shows an error the server answers as a toast;
+//   2. it submits napkin forms with fetch instead of a full page load, shows
+//      an error the server answers as a toast, and after a successful post
+//      resets the form's typed values to what the server rendered;
 //   3. it follows in-app links live: a click fetches the page for this tab
 //      (the server moves the tab's own napkin tree), swaps it in, and pushes
 //      the address with history.pushState; Back and Forward do the same
@@ -365,7 +366,10 @@
     }
     try {
       if (res.status === 204) {
-        // Done; the patches come over the stream. Navigate only when asked to.
+        // Done; the patches come over the stream. What the user typed was
+        // sent: the form shows what the server rendered again.
+        resetAfterPost(form, data);
+        // Navigate only when asked to.
         const to = sameOrigin(res.headers.get('X-Napkin-Location'));
         if (to) follow(to);
         else if (back && back.pathname + back.search !== location.pathname + location.search) follow(back);
@@ -391,6 +395,24 @@
     } finally {
       busy(false);
     }
+  }
+
+  // After a successful post, puts the form's controls back to the values the
+  // server rendered (their defaults). A patch may already have replaced the
+  // form; then its replacement (same fragment and action) is reset, since
+  // the patch carried the typed values over. When that is ambiguous (several
+  // such forms, as with one per list item) nothing is reset.
+  function resetAfterPost(form, data) {
+    let target = form.isConnected ? form : null;
+    if (!target) {
+      const same = Array.from(document.querySelectorAll('form[data-napkin-form]')).filter((f) => {
+        const field = (name) => { const el = f.querySelector('input[name="' + name + '"]'); return el && el.value; };
+        return field('_fragment') === data.get('_fragment') && field('_action') === data.get('_action');
+      });
+      if (same.length === 1) target = same[0];
+    }
+    // Through the prototype: a control named "reset" shadows form.reset.
+    if (target) HTMLFormElement.prototype.reset.call(target);
   }
 
   document.addEventListener('submit', (e) => {
