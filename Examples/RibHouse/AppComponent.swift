@@ -4,8 +4,8 @@ import napkin
 ///
 /// One instance serves every session, so the services here fan out to every
 /// browser: the pit, the announcements, the specials board. Per-session
-/// state (who is signed in) lives further down, in the Launch component.
-final class AppComponent: Component<any EmptyDependency>, LaunchNapkinDependency, @unchecked Sendable {
+/// state (who is signed in) lives in ``SessionComponent``.
+final class AppComponent: Component<any EmptyDependency>, SessionDependency, @unchecked Sendable {
     // Safe to share: the stored properties are immutable and `Sendable`;
     // `shared` is guarded by the component's lock.
 

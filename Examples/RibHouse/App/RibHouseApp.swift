@@ -8,7 +8,7 @@ import napkin
 struct RibHouseApp {
     /// Every route: the JSON API, napkin's pages, events and actions, static files.
     let router: NapkinHTTP.Router
-    /// The napkin side: one tree per browser session.
+    /// The napkin side: a session scope per browser, a tree per tab.
     let app: NapkinApp
     let component: AppComponent
 
@@ -43,7 +43,9 @@ struct RibHouseApp {
     ) -> RibHouseApp {
         let component = AppComponent(specialsService: SpecialsService(), pitInterval: pitInterval)
         let app = NapkinApp(component: component, configuration: configuration) { component in
-            await LaunchNapkinBuilder(dependency: component).build()
+            SessionComponent(dependency: component)
+        } root: { session in
+            await LaunchNapkinBuilder(dependency: session).build()
         }
         var router = NapkinHTTP.Router()
         if accessLog { router.use(AccessLog()) }

@@ -1,19 +1,19 @@
 import napkin
 
-/// What the Launch napkin needs from the app: the app-wide services that
-/// its subtree shows.
+/// What the Launch napkin needs: the session's guest, and the app-wide
+/// services that its subtree shows.
 protocol LaunchNapkinDependency: Dependency {
+    var authService: any AuthService { get }
     var pitService: PitService { get }
     var specialsService: SpecialsService { get }
     var announcements: EventBroadcaster<Announcement> { get }
 }
 
-/// The session's scope. Its `authService` is `shared`, so each browser
-/// session gets exactly one — signing in one browser signs in no other.
+/// One tab's scope: what the Launch napkin's children need, passed down.
 final class LaunchNapkinComponent: Component<any LaunchNapkinDependency>, @unchecked Sendable {
-    // Safe to share: no stored state of its own; `shared` is locked.
+    // Safe to share: no stored state of its own.
 
-    var authService: any AuthService { shared { BarbecueAuthService() } }
+    var authService: any AuthService { dependency.authService }
     var pitService: PitService { dependency.pitService }
     var specialsService: SpecialsService { dependency.specialsService }
     var announcements: EventBroadcaster<Announcement> { dependency.announcements }
@@ -25,8 +25,8 @@ protocol LaunchNapkinBuildable: Buildable {
     @MainActor func build() async -> any LaunchNapkinRouting
 }
 
-/// Builds the root of one session's tree. napkin calls it once per new
-/// browser session.
+/// Builds the root of one tab's tree. napkin calls it once per new tab,
+/// with the tab's session scope.
 final class LaunchNapkinBuilder: Builder<any LaunchNapkinDependency>, LaunchNapkinBuildable, @unchecked Sendable {
     // Safe to share: `Builder` holds only the immutable dependency.
 

@@ -1,10 +1,10 @@
 /// A small, tolerant HTML tag scanner: enough to read napkin's own pages
-/// in tests (tags, quoted attributes, the text of buttons and textareas).
+/// in tests (tags, quoted attributes, the text of buttons, textareas and links).
 enum HTMLScanner {
     struct Tag {
         let name: String
         let attributes: [String: String]
-        /// The text up to the matching close tag, for `button` and `textarea`.
+        /// The text up to the matching close tag, for `button`, `textarea` and `a`.
         let content: String?
     }
 
@@ -20,7 +20,7 @@ enum HTMLScanner {
             let name = inside[..<nameEnd].lowercased()
             let attributes = parseAttributes(inside[nameEnd...])
             var content: String?
-            if name == "button" || name == "textarea", let end = markup[index...].range(of: "</\(name)>") {
+            if name == "button" || name == "textarea" || name == "a", let end = markup[index...].range(of: "</\(name)>") {
                 content = decodeEntities(stripTags(markup[index..<end.lowerBound])).trimmingWhitespace()
                 index = end.upperBound
             }

@@ -14,6 +14,9 @@ public final class EventStreamReader: Sendable {
         public let html: String
         /// The event id it came with.
         public internal(set) var eventID: UInt64?
+        /// What the patch cost on the wire: its whole encoded event frame
+        /// (`event:`, `id:` and `data:` lines included), in bytes.
+        public internal(set) var wireBytes = 0
 
         private enum CodingKeys: String, CodingKey { case id, html }
     }
@@ -137,6 +140,7 @@ public final class EventStreamReader: Sendable {
             guard event.event == "patch" else { continue }
             var patch = try JSONDecoder().decode(Patch.self, from: Data(event.data.utf8))
             patch.eventID = event.id.flatMap { UInt64($0) }
+            patch.wireBytes = event.encodedBytes.count
             if matches(patch) { return patch }
             skipped.append(patch.id)
         }

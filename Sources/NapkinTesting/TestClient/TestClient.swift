@@ -1,10 +1,15 @@
 import Foundation
 import NapkinHTTP
 import NapkinWeb
+import napkin
 
-/// A browser for tests: it keeps cookies, submits forms the way a browser
-/// would, follows redirects after posts, reads live patches and dumps the
-/// session's napkin tree.
+/// A browser tab for tests: it keeps cookies, submits forms the way a
+/// browser would, follows redirects after posts, reads live patches and
+/// dumps its tab's napkin tree.
+///
+/// Like a tab with napkin's client, it remembers the tab id its first page
+/// named and navigates that tab from then on; ``tab()`` opens another tab
+/// of the same session (same cookies, a tree of its own).
 ///
 /// The same API runs in two modes:
 ///
@@ -19,26 +24,40 @@ import NapkinWeb
 public actor TestClient {
     private let transport: any TestTransport
     private let host: String
+    /// Shared by the tabs of one browser.
+    private let jar: Locked<[String: String]>
 
-    /// The cookies the app has set, by name.
-    public private(set) var cookies: [String: String] = [:]
+    /// The id of this client's tab, once a page has named one.
+    public private(set) var tabID: String?
+
+    /// The cookies the app has set, by name (shared by the client's tabs).
+    public var cookies: [String: String] { jar.withLock { $0 } }
 
     /// A client that calls `responder` in-process.
     public init(inProcess responder: any HTTPResponder) {
-        transport = InProcessTransport(responder: responder)
-        host = "napkin.test"
+        self.init(transport: InProcessTransport(responder: responder))
     }
 
     /// A client of the server listening on `127.0.0.1:port`.
     public init(live port: Int) {
-        transport = LiveTransport(port: port)
-        host = "127.0.0.1:\(port)"
+        self.init(transport: LiveTransport(port: port), host: "127.0.0.1:\(port)")
     }
 
     /// A client over any transport.
     public init(transport: any TestTransport, host: String = "napkin.test") {
+        self.init(transport: transport, host: host, jar: Locked([:]))
+    }
+
+    private init(transport: any TestTransport, host: String, jar: Locked<[String: String]>) {
         self.transport = transport
         self.host = host
+        self.jar = jar
+    }
+
+    /// Another tab of the same browser: the same cookies (so the same
+    /// session), and a tab of its own from its first page on.
+    public func tab() -> TestClient {
+        TestClient(transport: transport, host: host, jar: jar)
     }
 
     /// The napkin session id, once the app has set one.
@@ -46,13 +65,22 @@ public actor TestClient {
 
     /// Sets a cookie by hand (to forge one, say).
     public func setCookie(_ name: String, _ value: String?) {
-        cookies[name] = value
+        jar.withLock { $0[name] = value }
+    }
+
+    /// Forgets the tab id, as a browser without JavaScript has none: the
+    /// next page load names no tab (napkin opens a new one, or shows the
+    /// tab a plain form post just left).
+    public func forgetTab() {
+        tabID = nil
     }
 
     // MARK: - Requests
 
     /// Sends one request with the client's cookies; does not follow redirects.
     public func send(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = []) async throws -> TestResponse {
+        var headers = headers
+        if method == .get, let tabID, headers["X-Napkin-Tab"] == nil { headers["X-Napkin-Tab"] = tabID }
         let response = try await exchange(method, target, headers: headers, body: body)
         var bytes: [UInt8] = []
         let body = response.body
@@ -63,7 +91,19 @@ public actor TestClient {
             for try await chunk in body.chunks() { bytes += chunk }
             return bytes
         }
-        return TestResponse(status: response.status.code, headers: response.headers, body: bytes)
+        let received = TestResponse(status: response.status.code, headers: response.headers, body: bytes, client: self)
+        if method == .get, response.headers["Content-Type"]?.hasPrefix("text/html") == true, let tab = received.tabID {
+            tabID = tab
+        }
+        return received
+    }
+
+    /// Navigates this tab to `target` in place, as napkin's client does for
+    /// a link click with JavaScript (`X-Napkin-Tab`, a fetch rather than a
+    /// document load). The page comes back; the tab's stream stays open and
+    /// is not sent the navigation's changes.
+    public func navigate(to target: String) async throws -> TestResponse {
+        try await get(target, headers: ["Accept": "text/html", "Sec-Fetch-Dest": "empty"])
     }
 
     /// `GET target`.
@@ -125,15 +165,17 @@ public actor TestClient {
 
     // MARK: - Live updates and the tree
 
-    /// Opens the session's event stream, to read patches as they arrive.
+    /// Opens the tab's event stream, to read patches as they arrive.
     public func events(lastEventID: UInt64? = nil) async throws -> EventStreamReader {
         var headers: HTTPHeaders = ["Accept": "text/event-stream"]
         if let lastEventID { headers["Last-Event-ID"] = String(lastEventID) }
-        let response = try await exchange(.get, WebSession.eventsPath, headers: headers, body: [])
+        let target = tabID.map { "\(WebSession.eventsPath)?tab=\($0)" } ?? WebSession.eventsPath
+        let response = try await exchange(.get, target, headers: headers, body: [])
         return EventStreamReader(status: response.status.code, body: response.body)
     }
 
-    /// The session's napkin tree at `path`, as napkin's JSON snapshot.
+    /// The tab's napkin tree at `path`, as napkin's JSON snapshot (before
+    /// the tab's first page, a tree built for the request).
     public func tree(at path: String = "/") async throws -> JSONValue {
         let response = try await get(path, headers: ["Accept": "application/json"])
         return try response.json(JSONValue.self)
@@ -144,6 +186,7 @@ public actor TestClient {
     private func exchange(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders, body: [UInt8]) async throws -> Response {
         var headers = headers
         if headers["Host"] == nil { headers["Host"] = host }
+        let cookies = self.cookies
         if !cookies.isEmpty {
             headers["Cookie"] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
         }
@@ -155,7 +198,9 @@ public actor TestClient {
         }
         for header in response.headers.values(for: "Set-Cookie") {
             guard let pair = header.split(separator: ";").first, let equals = pair.firstIndex(of: "=") else { continue }
-            cookies[pair[..<equals].trimmingWhitespace()] = String(pair[pair.index(after: equals)...])
+            let name = pair[..<equals].trimmingWhitespace()
+            let value = String(pair[pair.index(after: equals)...])
+            jar.withLock { $0[name] = value }
         }
         return response
     }
@@ -164,6 +209,9 @@ public actor TestClient {
 /// What a ``TestClient`` could not do.
 public enum TestClientError: Error, CustomStringConvertible {
     case noSuchForm(button: String, available: [String])
+    case noSuchLink(text: String, available: [String])
+    /// The response was not received by a ``TestClient``.
+    case noClient
     case streamEnded
     /// No event came on the stream in time.
     case timedOut(Duration)
@@ -177,6 +225,9 @@ public enum TestClientError: Error, CustomStringConvertible {
         switch self {
         case .noSuchForm(let button, let available):
             "no form with a button \"\(button)\" (buttons on the page: \(available))"
+        case .noSuchLink(let text, let available):
+            "no link \"\(text)\" (links on the page: \(available))"
+        case .noClient: "the response did not come from a TestClient"
         case .streamEnded: "the event stream ended"
         case .timedOut(let limit): "no event within \(limit)"
         case .noPatch(let limit, let skipped):

@@ -18,6 +18,14 @@ public struct NapkinConfiguration: Sendable {
     /// At most this many open event streams per session (one per tab); a
     /// new one closes the oldest, whose tab is told it was replaced.
     public var maxStreamsPerSession: Int
+    /// A tab without an open event stream (closed, or hidden long enough
+    /// that napkin's client gave its stream back) is released after this
+    /// long; shown again, the client reloads it in place. A session's most
+    /// recently used tab is kept for as long as the session.
+    public var tabGracePeriod: Duration
+    /// At most this many tabs per session (at least ``maxStreamsPerSession``);
+    /// a new one releases the least recently used, tabs without a stream first.
+    public var maxTabsPerSession: Int
     /// Mark the session cookie `Secure` (serve over HTTPS when this is on).
     public var secureCookies: Bool
     /// How long a form post waits for its consequences to be applied
@@ -31,8 +39,9 @@ public struct NapkinConfiguration: Sendable {
     public var notFoundBody: HTML
 
     /// A configuration with safe defaults: 30-minute idle sessions (5 minutes
-    /// for one never used after its first page), 10,000
-    /// sessions at most, a 2-second settle bound, a strict CSP.
+    /// for one never used after its first page), 10,000 sessions at most,
+    /// 16 tabs per session released 2 minutes after their stream closed,
+    /// a 2-second settle bound, a strict CSP.
     public init(
         layout: PageLayout = PageLayout(title: "napkin"),
         sessionIdleTimeout: Duration = .seconds(30 * 60),
@@ -40,6 +49,8 @@ public struct NapkinConfiguration: Sendable {
         idleSweepInterval: Duration? = nil,
         maxSessions: Int = 10_000,
         maxStreamsPerSession: Int = 8,
+        tabGracePeriod: Duration = .seconds(2 * 60),
+        maxTabsPerSession: Int = 16,
         secureCookies: Bool = false,
         settleTimeout: Duration = .seconds(2),
         heartbeat: Duration = .seconds(15),
@@ -52,6 +63,8 @@ public struct NapkinConfiguration: Sendable {
         self.idleSweepInterval = idleSweepInterval
         self.maxSessions = maxSessions
         self.maxStreamsPerSession = maxStreamsPerSession
+        self.tabGracePeriod = tabGracePeriod
+        self.maxTabsPerSession = max(maxTabsPerSession, maxStreamsPerSession)
         self.secureCookies = secureCookies
         self.settleTimeout = settleTimeout
         self.heartbeat = heartbeat

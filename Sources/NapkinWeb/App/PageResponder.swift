@@ -19,12 +19,14 @@ struct PageResponder: HTTPResponder {
     }
 
     /// Whether the request is a page view: a `GET` for a document that takes
-    /// HTML. A browser's own subresource requests (the favicon, an image)
-    /// say otherwise in `Sec-Fetch-Dest`, so they never move a session's tree.
+    /// HTML, or napkin's client navigating a tab in place. A browser's own
+    /// subresource requests (the favicon, an image) say otherwise in
+    /// `Sec-Fetch-Dest`, so they never move a tab's tree.
     static func isPageView(_ request: Request) -> Bool {
         guard request.method == .get, acceptsHTML(request) else { return false }
         guard let destination = request.headers["Sec-Fetch-Dest"]?.lowercased() else { return true }
         return destination == "document" || destination == "iframe" || destination == "frame"
+            || (destination == "empty" && request.headers[NapkinApp.tabHeader] != nil)
     }
 
     /// Whether the client takes HTML: no `Accept` field, or one naming

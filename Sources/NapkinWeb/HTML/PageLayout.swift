@@ -34,12 +34,15 @@ public struct PageLayout: Sendable {
         self.icon = icon
     }
 
-    /// The whole document around `body`.
-    public func render(body: HTML, csrfToken: String, eventID: UInt64, eventsPath: String) -> HTML {
+    /// The whole document around `body`. `<body>` tells napkin's client
+    /// the tab's event stream, its id, the CSRF token and the event id the
+    /// page is current to.
+    public func render(body: HTML, csrfToken: String, eventID: UInt64, eventsPath: String, tabID: String? = nil) -> HTML {
         let styles = stylesheets.map { href -> HTML in "<link rel=\"stylesheet\" href=\"\(href)\">" }
         let scriptTags = scripts.map { src -> HTML in "<script src=\"\(src)\" defer></script>" }
         let iconTag: HTML? = icon.map { "<link rel=\"icon\" href=\"\($0)\">" }
         let classAttribute: HTML? = bodyClass.map { " class=\"\($0)\"" }
+        let tabAttribute: HTML? = tabID.map { " data-napkin-tab=\"\($0)\"" }
         return """
             <!doctype html>
             <html lang="\(language)">
@@ -49,7 +52,7 @@ public struct PageLayout: Sendable {
             <title>\(title)</title>
             \(iconTag)\(styles)\(scriptTags)
             </head>
-            <body\(classAttribute) data-napkin-stream="\(eventsPath)" data-napkin-csrf="\(csrfToken)" data-napkin-event-id="\(eventID)">
+            <body\(classAttribute) data-napkin-stream="\(eventsPath)"\(tabAttribute) data-napkin-csrf="\(csrfToken)" data-napkin-event-id="\(eventID)">
             \(body)
             </body>
             </html>

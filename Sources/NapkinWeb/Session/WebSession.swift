@@ -3,16 +3,22 @@ import napkin
 
 /// One browser session: the root of its own napkin tree.
 ///
-/// napkin creates a session on the first page request without a valid
-/// cookie, builds the tree from the app's root builder and launches it into
-/// the session (the session is the tree's ``LaunchHost``). The session keeps
-/// the page's fragments, renders patches when they change and sends them to
-/// every open tab.
+/// napkin creates a session on the first page view without a valid cookie.
+/// The session holds what belongs to the person — the app's session scope
+/// (a component built once per session, with services such as who is signed
+/// in) — and one ``WebTab`` per open tab, each with the app's root napkin
+/// launched for it:
+///
+/// ```
+/// WebSession (session scope: AuthService, …)
+/// ├── WebTab (its path, fragments, streams) → LaunchNapkin → …
+/// └── WebTab …
+/// ```
 @MainActor
-public final class WebSession: LaunchHost {
+public final class WebSession {
     /// The path napkin's forms post to.
     public nonisolated static let actionPath = "/_napkin/action"
-    /// The path of the session's event stream.
+    /// The path of the tabs' event streams.
     public nonisolated static let eventsPath = "/_napkin/events"
 
     /// The session id, as in the `napkin_session` cookie. It changes when
@@ -20,11 +26,11 @@ public final class WebSession: LaunchHost {
     public private(set) var id: String
     /// The token every form of this session must carry.
     public let csrfToken: String
-    /// The page path the tree was last navigated to.
-    public internal(set) var currentPath = WebPath.root
+    /// The session's open tabs, least recently used first.
+    public private(set) var tabs: [WebTab] = []
 
-    var router: (any LaunchRouting)?
-    private(set) var root: WebViewController?
+    /// The app's session scope (its session component), shared by every tab.
+    let scope: any Sendable
     var lastSeen: ContinuousClock.Instant
 
     /// The store holding this session (none while it is being tried out
@@ -37,17 +43,14 @@ public final class WebSession: LaunchHost {
     /// Whether the session was used again after its first page.
     var returned = false
 
-    private var fragments: [String: WeakFragment] = [:]
-    private var dirty: [WebViewController] = []
-    private var flushScheduled = false
-    private var sequence: UInt64 = 0
-    private var streams: [UInt64: Channel<[UInt8]>] = [:]
-    private var nextStreamID: UInt64 = 0
     private let maxStreams: Int
+    private var nextStreamNumber: UInt64 = 0
+    private(set) var streamCount = 0
 
-    init(now: ContinuousClock.Instant, maxStreams: Int = 8) {
+    init(scope: any Sendable, now: ContinuousClock.Instant, maxStreams: Int = 8) {
         id = SecureToken.make()
         csrfToken = SecureToken.make()
+        self.scope = scope
         lastSeen = now
         self.maxStreams = max(1, maxStreams)
     }
@@ -75,109 +78,105 @@ public final class WebSession: LaunchHost {
         await session.rotateID()
     }
 
-    /// The sequence number of the last patch this session made.
-    public var lastEventID: UInt64 { sequence }
+    /// The tab used most recently.
+    public var mostRecentTab: WebTab? { tabs.last }
 
-    /// The number of open event streams (tabs).
-    public var streamCount: Int { streams.count }
+    /// The path of the most recently used tab.
+    public var currentPath: WebPath { mostRecentTab?.currentPath ?? .root }
 
-    public func setRootViewControllable(_ viewControllable: any ViewControllable) {
-        guard let viewController = viewControllable as? WebViewController else {
-            preconditionFailure("the root napkin's view must be a WebViewController, not \(type(of: viewControllable))")
+    // MARK: - Tabs
+
+    /// A new tab, now the most recent; its tree is the caller's to launch.
+    func addTab(now: ContinuousClock.Instant) -> WebTab {
+        let tab = WebTab(session: self, now: now)
+        tabs.append(tab)
+        return tab
+    }
+
+    /// The tab with `id`, if the session still has it.
+    func tab(id: String?) -> WebTab? {
+        guard let id, SecureToken.isWellFormed(id) else { return nil }
+        return tabs.first { $0.id == id }
+    }
+
+    /// Marks `tab` as just used.
+    func touch(_ tab: WebTab, now: ContinuousClock.Instant) {
+        tab.lastUsed = now
+        guard tabs.last !== tab, let index = tabs.firstIndex(where: { $0 === tab }) else { return }
+        tabs.append(tabs.remove(at: index))
+    }
+
+    /// Takes out the tabs to release, for the caller to terminate: tabs
+    /// without an open stream unused for `grace`, and past `limit` the least
+    /// recently used (tabs without a stream first). The most recent tab
+    /// stays, so a browser without JavaScript always finds its page's forms.
+    func releaseTabs(now: ContinuousClock.Instant, grace: Duration, limit: Int) -> [WebTab] {
+        var released: [WebTab] = []
+        let newest = tabs.last
+        tabs.removeAll { tab in
+            guard tab !== newest, tab.streamCount == 0, now - tab.lastUsed >= grace else { return false }
+            released.append(tab)
+            return true
         }
-        root?.unmount()
-        root = viewController
-        viewController.mount(in: self)
-    }
-
-    // MARK: - Fragments
-
-    func register(_ fragment: WebViewController) {
-        fragments[fragment.fragmentID] = WeakFragment(fragment)
-    }
-
-    func unregister(_ fragment: WebViewController) {
-        fragments[fragment.fragmentID] = nil
-    }
-
-    /// The mounted fragment with `id`, if any.
-    func fragment(id: String) -> WebViewController? {
-        fragments[id]?.value
-    }
-
-    /// A fragment's state changed: patch it soon.
-    func fragmentChanged(_ fragment: WebViewController) {
-        dirty.append(fragment)
-        guard !flushScheduled else { return }
-        flushScheduled = true
-        PatchFlusher.schedule(self)
-    }
-
-    /// Renders every changed fragment and sends the patches to every open
-    /// tab. Only the outermost changed fragments are sent: their HTML holds
-    /// their changed descendants. Without an open tab nothing is rendered
-    /// now; the next page request renders it.
-    func flush() {
-        flushScheduled = false
-        guard !dirty.isEmpty else { return }
-        let changed = dirty
-        dirty.removeAll()
-        guard !streams.isEmpty else {
-            // No tab to patch; still count the change, so a tab that connects
-            // with an older event id is sent the whole page.
-            sequence += 1
-            return
+        while tabs.count > max(1, limit) {
+            let victim = tabs.dropLast().firstIndex { $0.streamCount == 0 } ?? 0
+            released.append(tabs.remove(at: victim))
         }
-        var seen = Set<ObjectIdentifier>()
-        let mounted = changed.filter { fragment in
-            fragment.session === self && seen.insert(ObjectIdentifier(fragment)).inserted
-        }
-        let outermost = mounted.filter { fragment in
-            !mounted.contains { other in other !== fragment && fragment.isDescendant(of: other) }
-        }
-        for fragment in outermost {
-            sequence += 1
-            let patch = Patch(id: fragment.fragmentID, html: fragment.render().rendered, sequence: sequence)
-            // Encoded once, shared by every tab.
-            let event = patch.event
-            for stream in streams.values { stream.offer(event, key: patch.id) }
-        }
+        for tab in released { streamCount -= tab.streamCount }
+        return released
     }
 
-    /// The whole page's content: the root fragment.
-    func renderRoot() -> HTML {
-        root?.render() ?? .empty
+    /// Takes `tab` (which has no stream) out of the session, for the caller
+    /// to terminate.
+    func removeTab(_ tab: WebTab) {
+        tabs.removeAll { $0 === tab }
+    }
+
+    /// The mounted fragment with `id` and its tab.
+    func fragment(id: String) -> (WebTab, WebViewController)? {
+        for tab in tabs.reversed() {
+            if let fragment = tab.fragment(id: id) { return (tab, fragment) }
+        }
+        return nil
     }
 
     // MARK: - Streams
 
-    /// Opens an event stream for one tab. When the tab's `Last-Event-ID` is
+    /// Opens an event stream for `tab`. When the tab's `Last-Event-ID` is
     /// behind, it first gets the whole page as one patch. A session holds at
-    /// most `maxStreams` streams: past that the oldest is told it was
-    /// replaced (`event: end`) and closed.
-    func openStream(lastEventID: UInt64?) -> Channel<[UInt8]> {
-        nextStreamID += 1
-        let streamID = nextStreamID
+    /// most `maxStreams` streams across its tabs: past that the oldest is
+    /// told it was replaced (`event: end`) and closed.
+    func openStream(for tab: WebTab, lastEventID: UInt64?) -> Channel<[UInt8]> {
+        nextStreamNumber += 1
+        let number = nextStreamNumber
         // A patch per fragment at most (a newer one replaces an unsent one);
         // a tab so far behind that the page's fragments overflow this ends
         // its stream, and reconnects to a fresh copy of the page.
         let stream = Channel<[UInt8]>(policy: .finishWhenFull(capacity: 256))
-        stream.onTermination { [weak self] in
-            Task { @MainActor in self?.streamClosed(streamID) }
+        stream.onTermination { [weak self, weak tab] in
+            Task { @MainActor in
+                guard let tab else { return }
+                self?.streamClosed(number, of: tab)
+            }
         }
-        while streams.count >= maxStreams, let oldest = streams.keys.min() {
-            streams.removeValue(forKey: oldest).map(Self.supersede)
+        while streamCount >= maxStreams, let oldest = oldestStream() {
+            if let closed = oldest.tab.removeStream(oldest.number) {
+                streamCount -= 1
+                Self.supersede(closed)
+            }
         }
-        // Pending changes go to the tabs already open; this one is sent the
-        // whole page as it is now, when it is behind.
-        flush()
-        streams[streamID] = stream
+        tab.addStream(stream, number: number, lastEventID: lastEventID)
+        streamCount += 1
         store?.streamsChanged(self)
-        if let root, lastEventID != sequence {
-            let page = Patch(id: root.fragmentID, html: root.render().rendered, sequence: sequence)
-            stream.offer(page.event, key: page.id)
-        }
         return stream
+    }
+
+    private func oldestStream() -> (tab: WebTab, number: UInt64)? {
+        var oldest: (tab: WebTab, number: UInt64)?
+        for tab in tabs {
+            for number in tab.streams.keys where number < (oldest?.number ?? .max) { oldest = (tab, number) }
+        }
+        return oldest
     }
 
     /// Ends a stream that a newer tab pushed out, telling its client why
@@ -187,12 +186,15 @@ public final class WebSession: LaunchHost {
         stream.finish()
     }
 
-    private func streamClosed(_ id: UInt64) {
-        guard streams.removeValue(forKey: id) != nil else { return }
-        // Idle time counts from when the last tab went away (the store sets it).
+    private func streamClosed(_ number: UInt64, of tab: WebTab) {
+        guard tab.session === self, tabs.contains(where: { $0 === tab }), tab.removeStream(number) != nil else { return }
+        streamCount -= 1
+        // The tab's grace counts from when its last stream went away, and
+        // the session's idle time too (the store sets it).
+        if tab.streamCount == 0 { tab.lastUsed = max(tab.lastUsed, store?.now ?? tab.lastUsed) }
         store?.streamsChanged(self)
-        for waiter in streamWaiters where waiter.count == streams.count { waiter.continuation.resume() }
-        streamWaiters.removeAll { $0.count == streams.count }
+        for waiter in streamWaiters where waiter.count == streamCount { waiter.continuation.resume() }
+        streamWaiters.removeAll { $0.count == streamCount }
     }
 
     private var streamWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
@@ -201,22 +203,17 @@ public final class WebSession: LaunchHost {
     /// of stream lifecycles: a closed stream leaves the session on the next
     /// main-actor turn).
     func waitForStreamCount(_ count: Int) async {
-        if streams.count == count { return }
+        if streamCount == count { return }
         await withCheckedContinuation { streamWaiters.append((count, $0)) }
     }
 
-    /// Tears the session down: the whole tree is deactivated (every bound
+    /// Tears the session down: every tab's tree is deactivated (every bound
     /// task cancelled), every fragment unmounted, every stream ended.
     func terminate() async {
-        let streams = Array(self.streams.values)
-        self.streams.removeAll()
-        for stream in streams { stream.finish() }
-        await router?.terminate()
-        root?.unmount()
-        root = nil
-        router = nil
-        fragments.removeAll()
-        dirty.removeAll()
+        let tabs = self.tabs
+        self.tabs.removeAll()
+        streamCount = 0
+        for tab in tabs { await tab.terminate() }
     }
 }
 
@@ -226,27 +223,3 @@ enum RequestSession {
     @TaskLocal static var current: WebSession?
 }
 
-/// Flushes every session with changes in one main-actor job, so a change
-/// that reaches thousands of sessions costs one hop, not one per session.
-@MainActor
-enum PatchFlusher {
-    private static var pending: [WebSession] = []
-
-    static func schedule(_ session: WebSession) {
-        pending.append(session)
-        guard pending.count == 1 else { return }
-        Task { @MainActor in flushAll() }
-    }
-
-    private static func flushAll() {
-        let sessions = pending
-        pending.removeAll()
-        for session in sessions { session.flush() }
-    }
-}
-
-/// A fragment the session can find by id without keeping it alive.
-struct WeakFragment {
-    weak var value: WebViewController?
-    init(_ value: WebViewController) { self.value = value }
-}

@@ -27,7 +27,7 @@ import napkin
 /// napkin wraps the body in `<div class="napkin" id="…" data-napkin="…">`
 /// with a stable fragment id. While the fragment is on a page, napkin
 /// observes what ``body()`` read (Observation): when any of it changes, the
-/// fragment re-renders and its new HTML is sent to the session's open tabs.
+/// fragment re-renders and its new HTML is sent to its tab's event stream.
 @MainActor
 open class WebViewController: ViewControllable {
     /// The id of this fragment's element, stable while it lives.
@@ -42,7 +42,7 @@ open class WebViewController: ViewControllable {
     private var slots: [String: WebViewController] = [:]
     private var actions: [String: WebAction] = [:]
     fileprivate(set) weak var parent: WebViewController?
-    private(set) weak var session: WebSession?
+    private(set) weak var tab: WebTab?
     private var cachedHTML: HTML?
     /// Whether an observation of ``body()`` is registered and has not fired.
     /// There is at most one at a time: a render while it is armed reads the
@@ -83,7 +83,7 @@ open class WebViewController: ViewControllable {
         slots[name]?.unmount()
         slots[name] = child
         child.parent = self
-        if let session { child.mount(in: session) }
+        if let tab { child.mount(in: tab) }
         invalidate()
     }
 
@@ -132,7 +132,7 @@ open class WebViewController: ViewControllable {
         let region = RegionViewController(name: "\(napkinName).\(name)", content: content)
         region.parent = self
         regions[name] = region
-        if let session { region.mount(in: session) }
+        if let tab { region.mount(in: tab) }
         regionCreated = true
         return region.render()
     }
@@ -170,12 +170,12 @@ open class WebViewController: ViewControllable {
         content: HTML
     ) -> HTML {
         let classAttribute: HTML? = className.map { " class=\"\($0)\"" }
-        let back = returnTo ?? session?.currentPath.description ?? "/"
+        let back = returnTo ?? tab?.currentPath.description ?? "/"
         return """
             <form method="post" action="\(WebSession.actionPath)"\(classAttribute) data-napkin-form>\
             <input type="hidden" name="_fragment" value="\(fragmentID)">\
             <input type="hidden" name="_action" value="\(name)">\
-            <input type="hidden" name="_csrf" value="\(session?.csrfToken ?? "")">\
+            <input type="hidden" name="_csrf" value="\(tab?.session?.csrfToken ?? "")">\
             <input type="hidden" name="_return" value="\(back)">\
             \(content)</form>
             """
@@ -249,25 +249,25 @@ open class WebViewController: ViewControllable {
     }
 
     /// Drops this fragment's HTML (and its ancestors', which contain it) and
-    /// asks the session for a patch.
+    /// asks the tab for a patch.
     private func invalidate() {
         var node: WebViewController? = self
         while let current = node {
             current.cachedHTML = nil
             node = current.parent
         }
-        session?.fragmentChanged(self)
+        tab?.fragmentChanged(self)
     }
 
     // MARK: - Mounting
 
-    func mount(in session: WebSession) {
-        self.session = session
-        session.register(self)
-        for child in slots.values { child.mount(in: session) }
+    func mount(in tab: WebTab) {
+        self.tab = tab
+        tab.register(self)
+        for child in slots.values { child.mount(in: tab) }
         for region in regions.values {
             region.parent = self
-            region.mount(in: session)
+            region.mount(in: tab)
         }
     }
 
@@ -278,8 +278,8 @@ open class WebViewController: ViewControllable {
         // captures the presenter, which holds this view).
         for region in regions.values { region.unmount() }
         regions.removeAll()
-        session?.unregister(self)
-        session = nil
+        tab?.unregister(self)
+        tab = nil
         parent = nil
         cachedHTML = nil
     }

@@ -1,0 +1,21 @@
+import napkin
+
+/// What the session scope needs from the app: the app-wide services.
+protocol SessionDependency: Dependency {
+    var pitService: PitService { get }
+    var specialsService: SpecialsService { get }
+    var announcements: EventBroadcaster<Announcement> { get }
+}
+
+/// One browser session's scope, shared by all its tabs. napkin builds it
+/// once per session. Its `authService` is `shared`, so every tab of a
+/// session sees the same guest: signing out in one tab signs out the
+/// others, live — and signing in one browser signs in no other.
+final class SessionComponent: Component<any SessionDependency>, LaunchNapkinDependency, @unchecked Sendable {
+    // Safe to share: no stored state of its own; `shared` is locked.
+
+    var authService: any AuthService { shared { BarbecueAuthService() } }
+    var pitService: PitService { dependency.pitService }
+    var specialsService: SpecialsService { dependency.specialsService }
+    var announcements: EventBroadcaster<Announcement> { dependency.announcements }
+}

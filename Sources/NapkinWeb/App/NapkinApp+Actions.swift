@@ -1,0 +1,68 @@
+import NapkinHTTP
+import napkin
+
+extension NapkinApp {
+    /// A form post: checks the session, the CSRF token and the origin, runs
+    /// the fragment's action in the fragment's tab, waits for it to settle,
+    /// then answers `204` to napkin's client or `303` back to the page.
+    func action(_ request: Request) async throws -> Response {
+        guard let session = existingSession(for: request) else {
+            throw HTTPError(.forbidden, "Your session has ended. Reload the page to start a new one.")
+        }
+        let fields = try request.formFields()
+        func field(_ name: String) -> String? { fields.last { $0.name == name }?.value }
+
+        let token = request.headers["X-CSRF-Token"] ?? field("_csrf") ?? ""
+        guard SecureToken.constantTimeEquals(token, session.csrfToken) else {
+            throw HTTPError(.forbidden, "Invalid or missing CSRF token.")
+        }
+        if let origin = request.headers["Origin"], !OriginCheck.isSameOrigin(origin, host: request.headers["Host"]) {
+            throw HTTPError(.forbidden, "Cross-origin form posts are refused.")
+        }
+        guard let (tab, fragment) = field("_fragment").flatMap(session.fragment(id:)) else {
+            throw HTTPError(.notFound, "Unknown fragment: it may have left the page. Reload the page.")
+        }
+        guard let action = field("_action").flatMap(fragment.action(named:)) else {
+            throw HTTPError(.notFound, "Unknown action.")
+        }
+        session.touch(tab, now: store.now)
+        let idBefore = session.id
+        _ = try await Settlement.run(timeout: configuration.settleTimeout) {
+            try await RequestSession.$current.withValue(session) {
+                try await action.run(request)
+            }
+        }
+        tab.flush()
+        let javascript = request.headers["X-Napkin"] == "1"
+        // Without JavaScript the browser follows the 303 with a page load:
+        // it shows this tab, with what the post left on it.
+        tab.awaitsRedirect = !javascript
+        var response: Response = javascript ? Response(status: .noContent) : .redirect(to: ReturnPath.sanitize(field("_return")))
+        if session.id != idBefore {
+            response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
+        }
+        return response
+    }
+
+    /// A tab's event stream (`?tab=…`; without it, the most recent tab's).
+    /// `204` (which tells `EventSource` to stop) when there is no session —
+    /// the stream never creates one — and `410` when the session no longer
+    /// has the tab (napkin's client then reloads the page in place, in a
+    /// new tab). A `HEAD` gets the stream's headers and opens nothing.
+    func events(_ request: Request) -> Response {
+        guard let session = existingSession(for: request) else {
+            return Response(status: .noContent)
+        }
+        let tab = if let named = request.query["tab"] { session.tab(id: named) } else { session.mostRecentTab }
+        guard let tab else {
+            return Response.text("This tab was closed by the server. Reload the page.", status: .gone)
+        }
+        guard request.method == .get else {
+            return Response(status: .ok, headers: ["Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"])
+        }
+        session.touch(tab, now: store.now)
+        let lastEventID = (request.headers["Last-Event-ID"] ?? request.query["last-event-id"]).flatMap(LastEventID.parse)
+        let stream = session.openStream(for: tab, lastEventID: lastEventID)
+        return .eventStream(channel: stream, heartbeat: configuration.heartbeat)
+    }
+}

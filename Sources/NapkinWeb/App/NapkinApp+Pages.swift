@@ -1,0 +1,122 @@
+import NapkinHTTP
+import napkin
+
+extension NapkinApp {
+    /// The request header naming the tab a live navigation moves.
+    nonisolated static let tabHeader = "X-Napkin-Tab"
+
+    /// A page: navigates a tab's tree to the path, then renders it (or, for
+    /// `Accept: application/json`, snapshots it).
+    ///
+    /// Which tab:
+    /// - a live navigation (napkin's client, `X-Napkin-Tab`) moves the tab it
+    ///   names, and answers the page without patching that tab's streams;
+    /// - a page load after a form post without JavaScript (the post's `303`)
+    ///   shows the tab the form was on, with what the post left there;
+    /// - any other page load opens a new tab, so tabs never move each other;
+    /// - a JSON request is answered from a tree built for it and torn down
+    ///   at once, unless it names a tab.
+    ///
+    /// Only a page view starts a session: a `GET` that accepts HTML, for a
+    /// path some napkin claims. Anything else without a session (`HEAD`,
+    /// JSON, a missing file such as `/favicon.ico`) is answered from a tree
+    /// that is torn down at once — nothing is kept and no cookie is set.
+    /// For a session that exists, `HEAD` and subresource requests (a favicon,
+    /// an image: `Sec-Fetch-Dest`) are answered without touching any tab.
+    func page(_ request: Request) async -> Response {
+        let path = WebPath(request.path)
+        let pageView = PageResponder.isPageView(request)
+        let wantsJSON = request.method == .get && PageResponder.wantsJSON(request)
+        guard let session = existingSession(for: request) else {
+            let (session, tab) = await launchSession()
+            let claimed = await navigate(tab, to: path)
+            var response = respond(request, tab: tab, path: path, claimed: claimed)
+            if claimed, pageView {
+                for old in store.insert(session) { await old.terminate() }
+                response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
+            } else {
+                await session.terminate()
+            }
+            return response
+        }
+        guard pageView || wantsJSON else {
+            return request.method == .head
+                ? Response(status: .ok, headers: ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"])
+                : Response.text("Not Found", status: .notFound)
+        }
+        let named = session.tab(id: request.headers[Self.tabHeader])
+        if wantsJSON, named == nil {
+            // A program asking for the tree at a path: a tree of its own.
+            let tab = await launchTab(in: session)
+            let claimed = await navigate(tab, to: path)
+            let response = respond(request, tab: tab, path: path, claimed: claimed)
+            session.removeTab(tab)
+            await tab.terminate()
+            return response
+        }
+        let tab: WebTab
+        if let named {
+            tab = named
+        } else if let redirected = session.mostRecentTab, redirected.awaitsRedirect {
+            tab = redirected
+        } else {
+            tab = await launchTab(in: session)
+        }
+        tab.awaitsRedirect = false
+        session.touch(tab, now: store.now)
+        let claimed = await navigate(tab, to: path, live: named != nil)
+        let response = respond(request, tab: tab, path: path, claimed: claimed)
+        await releaseTabs(of: session)
+        return response
+    }
+
+    /// Moves `tab`'s tree to `path`, settled. A live navigation's response
+    /// carries the whole page, so the changes it made are not also sent
+    /// down the tab's streams; otherwise they are.
+    private func navigate(_ tab: WebTab, to path: WebPath, live: Bool = false) async -> Bool {
+        if live {
+            // Changes already made go to the streams; the navigation's wait
+            // for the page.
+            tab.flush()
+            tab.holdingPatches = true
+        }
+        let (claimed, _) = await Settlement.run(timeout: configuration.settleTimeout) {
+            await RequestSession.$current.withValue(tab.session) {
+                await tab.navigate(to: path)
+            }
+        }
+        if live { tab.absorbChanges() } else { tab.flush() }
+        return claimed
+    }
+
+    private func respond(_ request: Request, tab: WebTab, path: WebPath, claimed: Bool) -> Response {
+        var response: Response
+        if PageResponder.wantsJSON(request) {
+            response = treeResponse(tab, path: path, claimed: claimed)
+        } else {
+            let body = claimed ? tab.renderRoot() : configuration.notFoundBody
+            let page = configuration.layout.render(
+                body: body, csrfToken: tab.session?.csrfToken ?? "", eventID: tab.lastEventID,
+                eventsPath: tab.streamPath, tabID: tab.id)
+            response = .html(page.rendered, status: claimed ? .ok : .notFound)
+            response.headers["X-Napkin-Event-ID"] = String(tab.lastEventID)
+        }
+        tab.trimRenders()
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+
+    private func treeResponse(_ tab: WebTab, path: WebPath, claimed: Bool) -> Response {
+        struct Body: Encodable {
+            let path: String
+            let found: Bool
+            let tree: TreeSnapshot?
+        }
+        let body = Body(path: path.description, found: claimed, tree: tab.router.map { TreeSnapshot(router: $0) })
+        let bytes = (try? SafeJSON.data(body, pretty: true)) ?? Array("{}".utf8)
+        return Response(
+            status: claimed ? .ok : .notFound,
+            headers: ["Content-Type": "application/json; charset=utf-8"],
+            body: .bytes(bytes))
+    }
+}

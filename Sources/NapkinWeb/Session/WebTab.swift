@@ -1,0 +1,188 @@
+import NapkinHTTP
+import napkin
+
+/// One open tab (one page view) of a session: its own path, its own napkin
+/// tree launched from the app's root builder, its fragments and its event
+/// streams.
+///
+/// Navigating or posting in one tab never changes what another shows; what
+/// tabs share lives in the session's scope (who is signed in), and reaches
+/// every tab through that scope's broadcasters.
+@MainActor
+public final class WebTab: LaunchHost {
+    /// The tab's id, as in the page's `data-napkin-tab` and the stream URL.
+    public let id: String
+    /// The session this tab belongs to.
+    public private(set) weak var session: WebSession?
+    /// The page path the tab's tree was last navigated to.
+    public internal(set) var currentPath = WebPath.root
+
+    var router: (any LaunchRouting)?
+    private(set) var root: WebViewController?
+    /// When the tab last served a request or lost its last stream.
+    var lastUsed: ContinuousClock.Instant
+    /// A post from a page without JavaScript ran here: the page load its
+    /// redirect leads to shows this tab (with the form's errors), not a new one.
+    var awaitsRedirect = false
+
+    private var fragments: [String: WeakFragment] = [:]
+    private var dirty: [WebViewController] = []
+    private var flushScheduled = false
+    /// A live navigation is under way: its response will carry the page, so
+    /// changes wait for it instead of going down the streams.
+    var holdingPatches = false
+    private var sequence: UInt64 = 0
+    /// Open streams by their session-wide number (oldest is lowest).
+    private(set) var streams: [UInt64: Channel<[UInt8]>] = [:]
+
+    init(session: WebSession, now: ContinuousClock.Instant) {
+        id = SecureToken.make()
+        self.session = session
+        lastUsed = now
+    }
+
+    /// The URL of this tab's event stream.
+    public var streamPath: String { "\(WebSession.eventsPath)?tab=\(id)" }
+
+    /// The sequence number of the last patch this tab made.
+    public var lastEventID: UInt64 { sequence }
+
+    /// The number of open event streams of this tab.
+    public var streamCount: Int { streams.count }
+
+    public func setRootViewControllable(_ viewControllable: any ViewControllable) {
+        guard let viewController = viewControllable as? WebViewController else {
+            preconditionFailure("the root napkin's view must be a WebViewController, not \(type(of: viewControllable))")
+        }
+        root?.unmount()
+        root = viewController
+        viewController.mount(in: self)
+    }
+
+    // MARK: - Fragments
+
+    func register(_ fragment: WebViewController) {
+        fragments[fragment.fragmentID] = WeakFragment(fragment)
+    }
+
+    func unregister(_ fragment: WebViewController) {
+        fragments[fragment.fragmentID] = nil
+    }
+
+    /// The mounted fragment with `id`, if any.
+    func fragment(id: String) -> WebViewController? {
+        fragments[id]?.value
+    }
+
+    /// A fragment's state changed: patch it soon.
+    func fragmentChanged(_ fragment: WebViewController) {
+        dirty.append(fragment)
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        PatchFlusher.schedule(self)
+    }
+
+    /// Renders every changed fragment and sends the patches to the tab's
+    /// streams. Only the outermost changed fragments are sent: their HTML
+    /// holds their changed descendants. Without an open stream nothing is
+    /// rendered now; the next page request renders it.
+    func flush() {
+        flushScheduled = false
+        guard !dirty.isEmpty, !holdingPatches else { return }
+        let changed = dirty
+        dirty.removeAll()
+        guard !streams.isEmpty else {
+            // No stream to patch; still count the change, so a stream that
+            // connects with an older event id is sent the whole page.
+            sequence += 1
+            return
+        }
+        var seen = Set<ObjectIdentifier>()
+        let mounted = changed.filter { fragment in
+            fragment.tab === self && seen.insert(ObjectIdentifier(fragment)).inserted
+        }
+        let outermost = mounted.filter { fragment in
+            !mounted.contains { other in other !== fragment && fragment.isDescendant(of: other) }
+        }
+        for fragment in outermost {
+            sequence += 1
+            let patch = Patch(id: fragment.fragmentID, html: fragment.render().rendered, sequence: sequence)
+            // Encoded once, shared by the tab's streams.
+            let event = patch.event
+            for stream in streams.values { stream.offer(event, key: patch.id) }
+        }
+    }
+
+    /// Takes the pending changes as shown without patching the streams: the
+    /// response being rendered holds the whole page, newer than them.
+    func absorbChanges() {
+        holdingPatches = false
+        flushScheduled = false
+        dirty.removeAll()
+        sequence += 1
+    }
+
+    /// The whole page's content: the root fragment.
+    func renderRoot() -> HTML {
+        root?.render() ?? .empty
+    }
+
+    /// Moves the tree to `path`; whether some napkin claims it.
+    func navigate(to path: WebPath) async -> Bool {
+        if currentPath != path {
+            currentPath = path
+            // Forms embed the page path to return to.
+            root?.forgetRenders()
+        }
+        guard let router = router as? any WebRouting else { return path.isRoot }
+        return await router.navigate(to: path)
+    }
+
+    /// Without an open stream the tab keeps only its page between requests:
+    /// enough to answer an unchanged page at once, and a change anywhere
+    /// below still drops it.
+    func trimRenders() {
+        guard streams.isEmpty, let root else { return }
+        for child in root.children.values { child.forgetRenders() }
+    }
+
+    // MARK: - Streams
+
+    /// Adds a stream numbered `number`. When `lastEventID` is behind, it
+    /// first gets the whole page as one patch.
+    func addStream(_ stream: Channel<[UInt8]>, number: UInt64, lastEventID: UInt64?) {
+        // Pending changes go to the streams already open; this one is sent
+        // the whole page as it is now, when it is behind.
+        flush()
+        streams[number] = stream
+        if let root, lastEventID != sequence {
+            let page = Patch(id: root.fragmentID, html: root.render().rendered, sequence: sequence)
+            stream.offer(page.event, key: page.id)
+        }
+    }
+
+    /// Removes the stream numbered `number`; whether it was here.
+    func removeStream(_ number: UInt64) -> Channel<[UInt8]>? {
+        streams.removeValue(forKey: number)
+    }
+
+    /// Tears the tab down: its tree is deactivated (every bound task
+    /// cancelled), every fragment unmounted, every stream ended.
+    func terminate() async {
+        let streams = Array(self.streams.values)
+        self.streams.removeAll()
+        for stream in streams { stream.finish() }
+        await router?.terminate()
+        root?.unmount()
+        root = nil
+        router = nil
+        fragments.removeAll()
+        dirty.removeAll()
+    }
+}
+
+/// A fragment a tab can find by id without keeping it alive.
+struct WeakFragment {
+    weak var value: WebViewController?
+    init(_ value: WebViewController) { self.value = value }
+}

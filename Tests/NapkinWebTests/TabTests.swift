@@ -1,0 +1,111 @@
+import NapkinHTTP
+import NapkinTesting
+import Testing
+@testable import NapkinWeb
+
+/// A session's tabs: a tree per page view, released when nobody watches
+/// them, and capped.
+@Suite("Tabs", .timeLimit(.minutes(1)))
+@MainActor
+struct TabTests {
+    static func configuration(maxTabs: Int = 16) -> NapkinConfiguration {
+        NapkinConfiguration(layout: PageLayout(title: "Test"), tabGracePeriod: .seconds(60), maxTabsPerSession: maxTabs)
+    }
+
+    @Test("each page load without a tab id opens a tab with a tree of its own", arguments: TestApp.Mode.allCases)
+    func pageLoadsOpenTabs(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode, configuration: Self.configuration())
+        let first = testApp.client()
+        let page = try await first.get("/")
+        _ = try await first.submit(page, button: "Increment", javascript: true)
+        let second = await first.tab()
+        let other = try await second.get("/")
+        #expect(other.text.contains("Count: 0"), "the second tab has a tree of its own")
+        #expect(try await first.get("/").text.contains("Count: 1"))
+        #expect(other.tabID != page.tabID)
+        #expect(other.streamPath == "/_napkin/events?tab=\(other.tabID ?? "")")
+        let id = try #require(await first.sessionID)
+        #expect(testApp.app.session(id: id)?.tabs.count == 2)
+        await testApp.stop()
+    }
+
+    @Test("a tab without a stream is released after its grace; its stream then answers 410 and a page load opens a new tab",
+          arguments: TestApp.Mode.allCases)
+    func idleTabsAreReleased(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode, configuration: Self.configuration())
+        let old = testApp.client()
+        let oldPage = try await old.get("/")
+        let watched = await old.tab()
+        _ = try await watched.get("/detail")
+        let stream = try await watched.events()
+        _ = try await stream.nextPatch()
+        let recent = await old.tab()
+        _ = try await recent.get("/")
+        let id = try #require(await old.sessionID)
+        let session = try #require(testApp.app.session(id: id))
+        #expect(session.tabs.count == 3)
+
+        testApp.app.advanceSessionClock(by: .seconds(61))
+        await testApp.app.evictIdleSessions()
+        // The watched tab and the most recent one stay.
+        #expect(session.tabs.map(\.currentPath.description).sorted() == ["/", "/detail"])
+        #expect(!session.tabs.contains { $0.id == oldPage.tabID })
+
+        let gone = try await old.events()
+        #expect(gone.status == 410)
+        let reopened = try await old.get("/")
+        #expect(reopened.status == 200)
+        #expect(reopened.tabID != nil && reopened.tabID != oldPage.tabID)
+        stream.close()
+        await testApp.stop()
+    }
+
+    @Test("a session keeps at most its tab limit, releasing tabs without a stream first")
+    func tabsAreCapped() async throws {
+        let testApp = try await TestApp.start(.inProcess, configuration: Self.configuration(maxTabs: 8))
+        let first = testApp.client()
+        _ = try await first.get("/")
+        let stream = try await first.events()
+        _ = try await stream.nextPatch()
+        let watchedTab = try #require(await first.tabID)
+        for _ in 0..<20 { _ = try await first.tab().get("/") }
+        let id = try #require(await first.sessionID)
+        let session = try #require(testApp.app.session(id: id))
+        #expect(session.tabs.count == 8)
+        #expect(session.tabs.contains { $0.id == watchedTab }, "the tab with a stream was released")
+        stream.close()
+        await testApp.stop()
+    }
+
+    @Test("a JSON request of a session is answered from a tree of its own and keeps no tab", arguments: TestApp.Mode.allCases)
+    func jsonKeepsNoTab(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode, configuration: Self.configuration())
+        let browser = testApp.client()
+        _ = try await browser.get("/")
+        let program = await browser.tab()
+        let tree = try await program.tree(at: "/detail")
+        #expect(tree["path"]?.stringValue == "/detail")
+        let id = try #require(await browser.sessionID)
+        let session = try #require(testApp.app.session(id: id))
+        #expect(session.tabs.map(\.currentPath.description) == ["/"])
+        await testApp.stop()
+    }
+
+    @Test("a live navigation naming a tab another session owns opens a tab of the caller's session")
+    func foreignTabIDOpensOwnTab() async throws {
+        let testApp = try await TestApp.start(.inProcess, configuration: Self.configuration())
+        let alice = testApp.client()
+        let alicePage = try await alice.get("/")
+        let aliceTab = try #require(alicePage.tabID)
+        let mallory = testApp.client()
+        _ = try await mallory.get("/")
+        let answer = try await mallory.get("/detail", headers: ["X-Napkin-Tab": aliceTab, "Sec-Fetch-Dest": "empty"])
+        #expect(answer.status == 200)
+        #expect(answer.tabID != aliceTab)
+        let stolen = try await mallory.send(.get, "/_napkin/events?tab=\(aliceTab)")
+        #expect(stolen.status == 410)
+        let id = try #require(await alice.sessionID)
+        #expect(testApp.app.session(id: id)?.tabs.map(\.currentPath.description) == ["/"])
+        await testApp.stop()
+    }
+}
