@@ -466,22 +466,28 @@
 
   // Puts the fetched page in place of the shown one. The same root fragment
   // (the tab's tree, moved) is swapped like a patch, so focus and typed
-  // input survive where the same controls are still there; a different one
-  // (a new tab) replaces everything but what napkin.js added itself.
+  // input survive where the same controls are still there. Otherwise (a new
+  // tab, or a page without a root fragment such as the not-found page) the
+  // body's content is replaced, all but what napkin.js added itself; a root
+  // fragment replacing another still keeps typed input where it can.
   function showPage(doc) {
     const fresh = rootOf(doc.body);
     const old = rootOf(body);
-    if (old && old.id === fresh.id) { swap(old, fresh); return; }
+    if (fresh && old && old.id === fresh.id) { swap(old, fresh); return; }
+    const adopt = (nodes) => nodes.map((n) => document.adoptNode(n));
     const nodes = Array.from(doc.body.childNodes).filter((n) => !(n.nodeType === 1 && n.tagName === 'SCRIPT'));
-    const at = nodes.indexOf(fresh);
-    Array.from(body.childNodes).forEach((n) => { if (n !== old && !own(n)) n.remove(); });
-    if (old) swap(old, fresh);
-    else {
-      body.insertBefore(document.adoptNode(fresh), body.querySelector(':scope > [data-napkin-own]'));
-      armToasts(fresh);
+    const inPlace = fresh && old;
+    Array.from(body.childNodes).forEach((n) => { if (!(inPlace && n === old) && !own(n)) n.remove(); });
+    if (inPlace) {
+      const at = nodes.indexOf(fresh);
+      swap(old, fresh);
+      fresh.before(...adopt(nodes.slice(0, at)));
+      fresh.after(...adopt(nodes.slice(at + 1)));
+    } else {
+      const box = body.querySelector(':scope > [data-napkin-own]');
+      adopt(nodes).forEach((n) => body.insertBefore(n, box));
+      armToasts(body);
     }
-    fresh.before(...nodes.slice(0, at).map((n) => document.adoptNode(n)));
-    fresh.after(...nodes.slice(at + 1).map((n) => document.adoptNode(n)));
   }
 
   // Shows `url` in this tab without leaving the page: the server moves this
@@ -490,8 +496,8 @@
   // (the same address again), 'pop' (Back/Forward: the address is already
   // there; `state` is its entry's) or 'recover' (the server released the
   // tab: the same address, for a new tab, keeping the scroll). A newer
-  // navigation aborts an older one. Anything but a page (a 404 page is one)
-  // loads the URL the plain way instead.
+  // navigation aborts an older one. Anything but a napkin page (its 404
+  // page is one) loads the URL the plain way instead.
   async function navigate(url, how, state) {
     if (!live || ended) { location.assign(url.href); return; }
     if (navigation) navigation.abort();
@@ -515,7 +521,7 @@
       if (final && !final.hash) final.hash = url.hash;
     }
     const doc = html !== null && final ? new DOMParser().parseFromString(html, 'text/html') : null;
-    if (!doc || !doc.body || !rootOf(doc.body)) {
+    if (!doc || !doc.body || !doc.body.dataset.napkinTab) {   // not a napkin page
       release(true);
       location.assign(url.href);                    // let the browser try
       return;
