@@ -104,6 +104,33 @@ def test_link_navigates_live_with_back_and_forward(browser, base_url):
     assert page_loads(driver) == 1
 
 
+def test_scroll_positions_follow_history(phone, base_url):
+    """A live navigation starts the new page at the top; Back returns to
+    where the reader was, Forward to where they were on that page."""
+    driver = phone
+    driver.get(base_url + "/")
+    login(driver, "Ada")
+    scroll_y = "return Math.round(window.scrollY);"
+    driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight);")
+    WebDriverWait(driver, WAIT).until(lambda d: d.execute_script(scroll_y) > 100, message="the menu does not scroll")
+    down = driver.execute_script(scroll_y)
+    # The tabs are at the top, out of view: click the link as a script would.
+    driver.execute_script("document.querySelector(\".tabs a[href='/pit']\").click();")
+    wait_url(driver, base_url + "/pit")
+    wait_for(driver, ".pitboard")
+    WebDriverWait(driver, WAIT).until(lambda d: d.execute_script(scroll_y) == 0, message="the board did not start at the top")
+
+    driver.back()
+    wait_url(driver, base_url + "/")
+    WebDriverWait(driver, WAIT).until(showing_menu, message="Back did not bring the menu back")
+    WebDriverWait(driver, WAIT).until(lambda d: abs(d.execute_script(scroll_y) - down) <= 1,
+                                      message=f"Back did not scroll to {down}")
+    driver.forward()
+    wait_url(driver, base_url + "/pit")
+    WebDriverWait(driver, WAIT).until(showing_pit, message="Forward did not bring the board back")
+    WebDriverWait(driver, WAIT).until(lambda d: d.execute_script(scroll_y) == 0, message="Forward did not scroll to the top")
+
+
 def test_link_marked_reload_loads_the_page(browser, base_url):
     """data-napkin-reload on a link (or an ancestor) opts it out of live navigation."""
     driver = browser
