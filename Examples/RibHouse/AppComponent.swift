@@ -1,3 +1,4 @@
+import NapkinWeb
 import napkin
 
 /// The root of dependency injection: what the whole app shares.
@@ -11,20 +12,31 @@ final class AppComponent: Component<any EmptyDependency>, SessionDependency, @un
 
     let specialsService: SpecialsService
     private let pitInterval: Duration
+    /// How the app's processes reach each other (this process alone by default).
+    private let bus: any MessageBus
+    private let leases: any LeaseStore
 
     /// `specialsService` is main-actor state, so it is made by the caller
     /// (on the main actor) and handed in.
-    init(specialsService: SpecialsService, pitInterval: Duration = .seconds(2)) {
+    init(
+        specialsService: SpecialsService, pitInterval: Duration = .seconds(2),
+        bus: any MessageBus = LocalBus(), leases: any LeaseStore = LocalLeases()
+    ) {
         self.specialsService = specialsService
         self.pitInterval = pitInterval
+        self.bus = bus
+        self.leases = leases
         super.init(dependency: EmptyComponent())
     }
 
     var pitService: PitService {
-        shared { PitService(interval: pitInterval) }
+        shared { PitService(interval: pitInterval, bus: bus, leases: leases) }
     }
 
-    var announcements: EventBroadcaster<Announcement> {
-        shared { EventBroadcaster() }
+    /// Announcements of every process: one sent anywhere shows everywhere.
+    var sharedAnnouncements: SharedEvents<Announcement> {
+        shared { SharedEvents(channel: "announcements", bus: bus) }
     }
+
+    var announcements: EventBroadcaster<Announcement> { sharedAnnouncements.broadcaster }
 }

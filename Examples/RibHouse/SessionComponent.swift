@@ -1,3 +1,4 @@
+import NapkinWeb
 import napkin
 
 /// What the session scope needs from the app: the app-wide services.
@@ -12,9 +13,17 @@ protocol SessionDependency: Dependency {
 /// session sees the same guest: signing out in one tab signs out the
 /// others, live — and signing in one browser signs in no other.
 final class SessionComponent: Component<any SessionDependency>, LaunchNapkinDependency, @unchecked Sendable {
-    // Safe to share: no stored state of its own; `shared` is locked.
+    // Safe to share: `values` is immutable and `Sendable`; `shared` is locked.
 
-    var authService: any AuthService { shared { BarbecueAuthService() } }
+    /// The session's record, which outlives this process.
+    let values: SessionValues
+
+    init(dependency: any SessionDependency, values: SessionValues) {
+        self.values = values
+        super.init(dependency: dependency)
+    }
+
+    var authService: any AuthService { shared { BarbecueAuthService(values: values) } }
     var pitService: PitService { dependency.pitService }
     var specialsService: SpecialsService { dependency.specialsService }
     var announcements: EventBroadcaster<Announcement> { dependency.announcements }

@@ -18,6 +18,8 @@ if options.showHelp {
 
 var configuration = RibHouseApp.configuration
 if let timeout = options.newSessionTimeout { configuration.newSessionIdleTimeout = timeout }
+configuration.publicOrigin = options.publicOrigin
+configuration.trustedProxies = options.trustedProxies
 let ribHouse = RibHouseApp.make(
     configuration: configuration,
     publicDirectory: options.publicDirectory ?? LaunchOptions.defaultPublicDirectory(),

@@ -414,6 +414,19 @@ def user(server):
     u.watcher.close()
 
 
+def run_workers(server, worker, threads):
+    """Runs worker(0) … worker(threads - 1) on threads at once, sampling the
+    server's memory meanwhile; returns (seconds taken, the RSSSampler)."""
+    start = time.perf_counter()
+    with RSSSampler(server) as rss:
+        workers = [threading.Thread(target=worker, args=(n,)) for n in range(threads)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+    return time.perf_counter() - start, rss
+
+
 class Attack:
     """One attack's bookkeeping: the baseline before it, the problems found,
     and the after-checks every attack ends with."""
@@ -585,14 +598,7 @@ def test_02_head_on_event_stream(server, user, attack, record):
             counts["bad"] += bad
             counts["reconnects"] += reconnects
 
-    start = time.perf_counter()
-    with RSSSampler(server) as rss:
-        workers = [threading.Thread(target=worker, args=(n,)) for n in range(threads)]
-        for w in workers:
-            w.start()
-        for w in workers:
-            w.join()
-    seconds = time.perf_counter() - start
+    seconds, rss = run_workers(server, worker, threads)
     record("HEAD requests", total)
     record("answered 200 text/event-stream", counts["ok"], total, counts["ok"] == total)
     record("requests per second", f"{total / seconds:.0f}")
@@ -1087,4 +1093,72 @@ def test_10_announcements_with_many_sessions(server, user, attack, record):
     record("toasts on the user's page", toasts, f"<= {MAX_TOASTS}", toasts <= MAX_TOASTS)
     record("peak RSS during, MiB", f"{mib(rss.peak)} (+{mib(rss.peak - attack.baseline)})")
     attack.expect(toasts <= MAX_TOASTS, f"the user's page showed {toasts} toasts after {count} announcements")
+    attack.finish()
+
+
+# MARK: - 11. A flood of tabs in one session
+
+TABS_PER_SESSION = 16
+
+
+def test_11_tab_flood(server, user, attack, record):
+    """Every page load opens a tab with a tree of its own: thousands of them
+    with one cookie, and live navigations naming junk tab ids, must stay
+    within the session's tab limit and never touch the user's watched tab."""
+    loads, navigations, threads = 3_000, 1_000, 4
+    # A tab id too long for the server's header room is refused whole (431).
+    junk_ids = ["", "x", "0" * 32, "f" * 31, "g" * 32, "../" * 50, "%00" * 10, "\u00ff" * 40, "a" * 8000]
+    counts = {"pages": 0, "navigations": 0, "bad": [], "errors": []}
+    lock = threading.Lock()
+    cookie = {"Cookie": f"napkin_session={user.cookie}", "Accept": "text/html"}
+
+    def worker(n):
+        conn = server.connection(timeout=10)
+        pages = navs = 0
+        bad = []
+        for i in range(loads // threads + navigations // threads):
+            navigation = i % 4 == 3
+            headers = dict(cookie)
+            if navigation:
+                headers.update({"X-Napkin-Tab": junk_ids[i % len(junk_ids)].encode("utf-8").decode("latin-1"),
+                                "Sec-Fetch-Dest": "empty"})
+            try:
+                conn.request("GET", "/pit" if i % 2 else "/", headers=headers)
+                resp = conn.getresponse()
+                body = resp.read()
+                ok = resp.status == 200 and b"data-napkin-tab=" in body
+                if navigation and len(headers["X-Napkin-Tab"]) > 4000:
+                    ok = resp.status == 431
+                if ok and navigation:
+                    navs += 1
+                elif ok:
+                    pages += 1
+                elif len(bad) < 5:
+                    bad.append(resp.status)
+                if resp.will_close:
+                    conn.close()
+                    conn = server.connection(timeout=10)
+            except (OSError, http.client.HTTPException) as error:
+                with lock:
+                    if len(counts["errors"]) < 5:
+                        counts["errors"].append(repr(error))
+                conn.close()
+                conn = server.connection(timeout=10)
+        conn.close()
+        with lock:
+            counts["pages"] += pages
+            counts["navigations"] += navs
+            counts["bad"] += bad
+
+    seconds, rss = run_workers(server, worker, threads)
+    total = counts["pages"] + counts["navigations"]
+    record("page loads + junk-tab navigations answered (200; 431 oversized)", total, loads + navigations, total == loads + navigations)
+    record("requests per second", f"{total / seconds:.0f}")
+    record("peak RSS during, MiB", f"{mib(rss.peak)} (+{mib(rss.peak - attack.baseline)})")
+    attack.expect(total == loads + navigations,
+                  f"{loads + navigations - total} requests failed; statuses {counts['bad']}, errors {counts['errors']}")
+    # Each tab is a whole tree; without the limit 4,000 trees would stay.
+    attack.expect(rss.peak - attack.baseline < 64 * MiB,
+                  f"memory grew by {mib(rss.peak - attack.baseline)} MiB: tabs are not capped")
+    attack.expect(user.watcher.end_data is None, f"the user's watched tab was told {user.watcher.end_data!r}")
     attack.finish()

@@ -16,7 +16,7 @@ struct EvictionTests {
         #expect(probe.trackedObjects == 8)
         #expect(await testApp.component.counter.values.subscriberCount == 2)
 
-        await testApp.app.evict(sessionID: id)
+        try await testApp.app.evict(sessionID: id)
         try await probe.waitForTasks()
         #expect(testApp.app.sessionCount == 0)
         #expect(probe.liveObjects == 0)

@@ -187,7 +187,7 @@ struct RibHouseFlowTests {
         _ = try await guest.submit(try await guest.get("/"), button: loginButton, fields: ["name": "Ada"])
         let stream = try await guest.events()
         _ = try await stream.nextPatch()
-        harness.ribHouse.specialsService.replace(with: [Special(dish: "Rib tips", price: "$8")])
+        await harness.ribHouse.specialsService.replace(with: [Special(dish: "Rib tips", price: "$8")])
         let patch = try await stream.nextPatch { @Sendable in $0.html.contains("Rib tips") }
         #expect(patch.html.contains("$8"))
         #expect(try await guest.get("/").text.contains("Rib tips"))

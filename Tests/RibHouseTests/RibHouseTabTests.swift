@@ -112,6 +112,7 @@ struct RibHouseTabTests {
         #expect(board.status == 200)
         #expect(board.text.contains(Self.board))
         #expect(board.tabID == tab)
+        #expect(board.text.contains("<title>Pit Board · Rib House</title>"))
         let navigated = try #require(board.headers["X-Napkin-Event-ID"].flatMap { UInt64($0) })
         #expect(try await paths(harness, guest) == ["/pit"])
 
@@ -125,6 +126,7 @@ struct RibHouseTabTests {
 
         let back = try await board.click(link: "Menu")
         #expect(back.tabID == tab && !back.text.contains(Self.board))
+        #expect(back.text.contains("<title>Menu · Rib House</title>"))
         stream.close()
         await harness.stop()
     }
@@ -165,6 +167,27 @@ struct RibHouseTabTests {
             _ = try await stream.nextPatch { $0.html.contains("Pit \(state.averageTemperature)") || $0.html.contains("smokers") }
         }
         for stream in streams { stream.close() }
+        await harness.stop()
+    }
+}
+
+@Suite("Rib House tab release", .timeLimit(.minutes(1)))
+@MainActor
+struct RibHouseTabReleaseTests {
+    @Test("released tabs leave no subscriber behind in the app's or the session's services")
+    func releasedTabsUnsubscribe() async throws {
+        let harness = try await RibHouseHarness.start(.inProcess, ticking: false)
+        let guest = harness.client()
+        _ = try await guest.submit(try await guest.get("/"), button: loginButton, fields: ["name": "Ada"])
+        for index in 0..<40 { _ = try await guest.tab().get(index.isMultiple(of: 2) ? "/" : "/pit") }
+        let id = try #require(await guest.sessionID)
+        let session = try #require(harness.ribHouse.app.session(id: id))
+        let kept = session.tabs.count
+        let onPit = session.tabs.filter { $0.currentPath.description == "/pit" }.count
+        #expect(kept == 16)
+        // Every signed-in tab's header follows the pit and the specials; boards follow the pit too.
+        #expect(await harness.pitService.subscriberCount == kept + onPit)
+        #expect(await harness.ribHouse.specialsService.followerCount == kept)
         await harness.stop()
     }
 }

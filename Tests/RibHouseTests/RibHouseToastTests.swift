@@ -29,7 +29,7 @@ struct RibHouseToastTests {
     @Test("a burst keeps at most three expiry timers in the session; closing a toast ends its timer")
     func interactorKeepsAFewTimers() async throws {
         let presenter = LaunchNapkinPresenter(viewController: LaunchNapkinViewController())
-        let interactor = LaunchNapkinInteractor(presenter: presenter, authService: BarbecueAuthService())
+        let interactor = LaunchNapkinInteractor(presenter: presenter, authService: BarbecueAuthService(values: SessionValues()))
         await interactor.activate()
         let idle = interactor.lifecycle.boundTaskCount
         for n in 1...7 {

@@ -3,7 +3,9 @@ import Foundation
 /// What `swift run RibHouse` can be told: `--host`, `--port` (or `PORT`),
 /// `--public`, `--pit-interval` in milliseconds (tests speed the pit up), and
 /// `--new-session-timeout` in seconds (how long a session that served one
-/// page and never came back is kept), and `--no-access-log`.
+/// page and never came back is kept), `--no-access-log`, and behind a proxy
+/// `--public-origin URL` (also `PUBLIC_ORIGIN`) and `--trusted-proxy ADDRESS`
+/// (repeatable).
 struct LaunchOptions: Equatable {
     var host = "127.0.0.1"
     var port = 8080
@@ -12,10 +14,15 @@ struct LaunchOptions: Equatable {
     var newSessionTimeout: Duration?
     /// `--no-access-log`: no line per request on standard error.
     var accessLog = true
+    /// The origin browsers use, when a proxy does not pass `Host` on.
+    var publicOrigin: String?
+    /// Proxies whose `X-Forwarded-Host`/`-Proto` are believed.
+    var trustedProxies: Set<String> = []
     /// `--help` was given: print ``usage`` and stop.
     var showHelp = false
 
-    static let usage = "usage: RibHouse [--host H] [--port P] [--public DIR] [--pit-interval MS] [--new-session-timeout SECONDS] [--no-access-log]"
+    static let usage = "usage: RibHouse [--host H] [--port P] [--public DIR] [--pit-interval MS] [--new-session-timeout SECONDS] [--no-access-log] "
+        + "[--public-origin URL] [--trusted-proxy ADDRESS]…"
 
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -25,6 +32,9 @@ struct LaunchOptions: Equatable {
          environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         if let port = environment["PORT"] {
             self.port = try Self.port(port)
+        }
+        if let origin = environment["PUBLIC_ORIGIN"], !origin.isEmpty {
+            publicOrigin = try Self.origin(origin)
         }
         var remaining = arguments[...]
         while let flag = remaining.popFirst() {
@@ -41,6 +51,8 @@ struct LaunchOptions: Equatable {
             case "--host": host = value
             case "--port": port = try Self.port(value)
             case "--public": publicDirectory = value
+            case "--public-origin": publicOrigin = try Self.origin(value)
+            case "--trusted-proxy": trustedProxies.insert(value)
             case "--new-session-timeout":
                 guard let seconds = Int(value), seconds > 0 else { throw Invalid(description: "--new-session-timeout takes seconds") }
                 newSessionTimeout = .seconds(seconds)
@@ -50,6 +62,14 @@ struct LaunchOptions: Equatable {
             default: throw Invalid(description: "unknown option \(flag)")
             }
         }
+    }
+
+    /// `http(s)://host[:port]`, nothing more.
+    private static func origin(_ text: String) throws -> String {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            url.host != nil, url.path.isEmpty || url.path == "/", url.query == nil, url.user == nil
+        else { throw Invalid(description: "--public-origin takes an origin such as https://ribhouse.example, not \(text)") }
+        return text.hasSuffix("/") ? String(text.dropLast()) : text
     }
 
     private static func port(_ text: String) throws -> Int {

@@ -1,10 +1,11 @@
 import NapkinHTTP
+import NapkinWeb
 import napkin
 
 /// The JSON routes for curl and programs. They never create a session.
 struct RibHouseAPI: Sendable {
     let pitService: PitService
-    let announcements: EventBroadcaster<Announcement>
+    let announcements: SharedEvents<Announcement>
     let menu: @Sendable @MainActor () -> Menu
 
     struct Menu: Encodable, Sendable {
@@ -22,7 +23,7 @@ struct RibHouseAPI: Sendable {
 
     init(component: AppComponent) {
         pitService = component.pitService
-        announcements = component.announcements
+        announcements = component.sharedAnnouncements
         let specials = component.specialsService
         menu = { Menu(foods: User.barbecueFoods, specials: specials.specials) }
     }
@@ -52,7 +53,12 @@ struct RibHouseAPI: Sendable {
                 // sentence, never some other error's Swift description.
                 throw HTTPError(.badRequest, error.description)
             }
-            await announcements.send(announcement)
+            do {
+                try await announcements.send(announcement)
+            } catch {
+                // This process's tabs have it; the others could not be told.
+                throw HTTPError(.serviceUnavailable, "The announcement reached this server only. Try again in a moment.")
+            }
             return try .json(Accepted(accepted: true, text: announcement.text), status: .accepted)
         }
     }

@@ -34,16 +34,19 @@ struct RibHouseApp {
             """)
 
     /// Builds the app. `publicDirectory` is where the CSS, `napkin.js` and
-    /// icons are; `pitInterval` is how often the pit moves.
+    /// icons are; `pitInterval` is how often the pit moves; `bus` and
+    /// `leases` connect it to its other processes (none by default).
     static func make(
         configuration: NapkinConfiguration = RibHouseApp.configuration,
         publicDirectory: String? = nil,
         pitInterval: Duration = .seconds(2),
-        accessLog: Bool = true
+        accessLog: Bool = true,
+        bus: any MessageBus = LocalBus(),
+        leases: any LeaseStore = LocalLeases()
     ) -> RibHouseApp {
-        let component = AppComponent(specialsService: SpecialsService(), pitInterval: pitInterval)
-        let app = NapkinApp(component: component, configuration: configuration) { component in
-            SessionComponent(dependency: component)
+        let component = AppComponent(specialsService: SpecialsService(), pitInterval: pitInterval, bus: bus, leases: leases)
+        let app = NapkinApp(component: component, configuration: configuration) { component, values in
+            SessionComponent(dependency: component, values: values)
         } root: { session in
             await LaunchNapkinBuilder(dependency: session).build()
         }
@@ -54,14 +57,17 @@ struct RibHouseApp {
         return RibHouseApp(router: router, app: app, component: component)
     }
 
-    /// Starts what runs app-wide: the pit's single ticking loop.
+    /// Starts what runs app-wide: announcements from the other processes,
+    /// and the pit (its ticking loop runs in one process of them all).
     func start() async {
+        await component.sharedAnnouncements.start()
         await pitService.start()
     }
 
     /// Stops the pit and tears every session down.
     func shutdown() async {
         await pitService.stop()
+        component.sharedAnnouncements.stop()
         await app.shutdown()
     }
 }

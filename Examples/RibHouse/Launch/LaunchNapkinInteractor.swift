@@ -61,17 +61,20 @@ final actor LaunchNapkinInteractor:
     // MARK: - LoggedOutNapkinListener
 
     func loggedOutDidSubmit(name: String) async throws {
-        try await authService.login(name: name)
-        // Who is signed in changed: an id known before login (planted by
-        // someone else) must not become a signed-in session.
+        // A refused name changes nothing.
+        _ = try LoginError.validate(name: name)
+        // Who is signed in changes: an id known before login (planted by
+        // someone else) must not become a signed-in session — not even in
+        // the session record, which the login writes to next.
         await WebSession.rotateCurrentID()
+        try await authService.login(name: name)
     }
 
     // MARK: - LoggedInNapkinListener
 
-    func loggedInDidTapLogout() async {
-        await authService.logout()
+    func loggedInDidTapLogout() async throws {
         await WebSession.rotateCurrentID()
+        try await authService.logout()
     }
 
     // MARK: - AnnouncementsNapkinListener

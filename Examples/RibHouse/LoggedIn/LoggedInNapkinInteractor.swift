@@ -2,12 +2,12 @@ import napkin
 
 /// How LoggedIn talks up to its parent.
 protocol LoggedInNapkinListener: AnyObject, Sendable {
-    func loggedInDidTapLogout() async
+    func loggedInDidTapLogout() async throws
 }
 
 /// How the view talks down to the interactor.
 protocol LoggedInNapkinPresentableListener: AnyObject, Sendable {
-    func didTapLogout() async
+    func didTapLogout() async throws
 }
 
 /// Keeps the header's pit line live and passes Logout up. Like LoggedOut,
@@ -36,7 +36,7 @@ final actor LoggedInNapkinInteractor: PresentableInteractable, LoggedInNapkinPre
         }
     }
 
-    func didTapLogout() async {
-        await listener?.loggedInDidTapLogout()
+    func didTapLogout() async throws {
+        try await listener?.loggedInDidTapLogout()
     }
 }

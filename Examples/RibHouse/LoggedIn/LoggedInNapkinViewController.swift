@@ -17,9 +17,11 @@ final class LoggedInNapkinViewController: WebViewController, LoggedInNapkinViewC
     weak var presenter: LoggedInNapkinPresenter?
     weak var listener: (any LoggedInNapkinPresentableListener)?
 
+    override var pageTitle: String? { "Menu · Rib House" }
+
     override init() {
         super.init()
-        action("logout") { [weak self] in await self?.listener?.didTapLogout() }
+        action("logout") { [weak self] in try await self?.listener?.didTapLogout() }
     }
 
     func show(specials: any ViewControllable) { show(specials, in: "specials") }

@@ -5,6 +5,8 @@ import napkin
 final class PitBoardNapkinViewController: WebViewController {
     weak var presenter: PitBoardNapkinPresenter?
 
+    override var pageTitle: String? { "Pit Board · Rib House" }
+
     override func body() -> HTML {
         guard let presenter else { return .empty }
         let rows = presenter.rows.map { row -> HTML in

@@ -1,29 +1,48 @@
 import Foundation
+import NapkinWeb
 import napkin
 
-/// The smokers out back, shared by the whole app.
+/// The smokers out back, shared by the whole app — and by every process of
+/// it.
 ///
-/// One actor and one ticking task for every session: each tick goes through
-/// a `StateBroadcaster`, which fans it out to every signed-in header and Pit
-/// Board (and replays the latest pit to whoever subscribes next).
+/// One ticking loop for the whole deployment: it runs where the `pit` lease
+/// is held (`LeasedWork`), and each tick goes through a `SharedState`, whose
+/// `StateBroadcaster` fans it out to every signed-in header and Pit Board of
+/// every process (and replays the latest pit to whoever subscribes next, or
+/// starts later). When the process running the loop dies, another takes the
+/// lease within a few seconds and the pit keeps ticking from where it was.
 actor PitService {
-    private let pit: StateBroadcaster<PitState>
+    private let shared: SharedState<PitState>
+    private let ticking: LeasedWork
     private var simulator: PitSimulator
     private let interval: Duration
-    private var ticker: Task<Void, Never>?
     /// The current pit as JSON, encoded once per change. A pthread lock
     /// (napkin's `Locked`), which ThreadSanitizer can see: request threads
     /// read it while the actor writes it.
     private nonisolated let json: Locked<[UInt8]>
 
-    /// A pit that changes every `interval` once ``start()`` is called.
-    init(interval: Duration = .seconds(2), simulator: PitSimulator = PitSimulator()) {
+    /// A pit that changes every `interval` once ``start()`` is called,
+    /// shared over `bus`, ticked where the lease in `leases` is held.
+    init(
+        interval: Duration = .seconds(2), simulator: PitSimulator = PitSimulator(),
+        bus: any MessageBus = LocalBus(), leases: any LeaseStore = LocalLeases()
+    ) {
         self.interval = interval
         self.simulator = simulator
         let opening = PitSimulator.opening()
-        pit = StateBroadcaster(opening)
-        json = Locked(Self.encode(opening))
+        let json = Locked(Self.encode(opening))
+        self.json = json
+        shared = SharedState(channel: "pit", bus: bus, initial: opening) { state in
+            let encoded = Self.encode(state)
+            json.withLock { $0 = encoded }
+        }
+        ticking = LeasedWork(name: "pit", leases: leases)
     }
+
+    private var pit: StateBroadcaster<PitState> { shared.broadcaster }
+
+    /// Whether this process runs the pit's loop now.
+    nonisolated var isTicking: Bool { ticking.isHolding }
 
     /// The pit now as `GET /api/pit` sends it: `JSONEncoder`'s bytes for
     /// ``current``, encoded once per tick rather than once per request, and
@@ -57,11 +76,12 @@ actor PitService {
         await pit.subscribe()
     }
 
-    /// Starts the ticking loop; calling it again does nothing, so the app
-    /// has one loop however many sessions come and go.
-    func start() {
-        guard ticker == nil else { return }
-        ticker = Task { [interval] in
+    /// Follows the shared pit (from the latest tick any process made) and
+    /// competes for the loop; calling it again does nothing, so there is
+    /// one loop however many sessions come and go.
+    func start() async {
+        await shared.start()
+        ticking.start { [interval] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 guard !Task.isCancelled else { break }
@@ -71,19 +91,17 @@ actor PitService {
     }
 
     /// Stops the loop (on shutdown) and returns once it has ended, so no
-    /// tick already under way can land after this.
+    /// tick already under way can land after this; another process takes
+    /// the loop over at once.
     func stop() async {
-        guard let ticker else { return }
-        self.ticker = nil
-        ticker.cancel()
-        await ticker.value
+        await ticking.stop()
+        shared.stop()
     }
 
-    /// Advances the pit one tick and tells every subscriber.
+    /// Advances the pit one tick and tells every subscriber, in every process.
     func tick() async {
         let next = simulator.tick(await pit.value)
-        let encoded = Self.encode(next)
-        json.withLock { $0 = encoded }
-        await pit.send(next)
+        // Without the bus the tick still reaches this process's subscribers.
+        try? await shared.send(next)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One smoker on the pit: how hot it runs and what is on its grate.
-struct Smoker: Sendable, Equatable, Encodable {
+struct Smoker: Sendable, Equatable, Codable {
     enum Status: Sendable, Equatable {
         case cooking(minutesLeft: Int)
         case ready
@@ -27,11 +27,28 @@ struct Smoker: Sendable, Equatable, Encodable {
         try container.encode(isReady ? "ready" : "cooking", forKey: .status)
         try container.encode(minutesLeft, forKey: .minutesLeft)
     }
+
+    /// Read back from the same flat form (the pit crosses processes as JSON).
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        temperature = try container.decode(Int.self, forKey: .temperature)
+        item = try container.decode(String.self, forKey: .item)
+        let ready = try container.decode(String.self, forKey: .status) == "ready"
+        status = ready ? .ready : .cooking(minutesLeft: try container.decode(Int.self, forKey: .minutesLeft))
+    }
+
+    init(name: String, temperature: Int, item: String, status: Status) {
+        self.name = name
+        self.temperature = temperature
+        self.item = item
+        self.status = status
+    }
 }
 
 /// The whole pit at one moment, as every session's header and Pit Board
 /// show it (and as `GET /api/pit` returns it).
-struct PitState: Sendable, Equatable, Encodable {
+struct PitState: Sendable, Equatable, Codable {
     var smokers: [Smoker]
     /// How many times the pit has been checked; changes on every tick.
     var round: Int
@@ -55,6 +72,21 @@ struct PitState: Sendable, Equatable, Encodable {
         try container.encode(updatedAt.formatted(.iso8601), forKey: .updatedAt)
         try container.encode(averageTemperature, forKey: .averageTemperature)
         try container.encode(headline, forKey: .headline)
+    }
+
+    /// Read back from the same form; the derived lines are computed again.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        smokers = try container.decode([Smoker].self, forKey: .smokers)
+        round = try container.decode(Int.self, forKey: .round)
+        let time = try container.decode(String.self, forKey: .updatedAt)
+        updatedAt = try Date(time, strategy: .iso8601)
+    }
+
+    init(smokers: [Smoker], round: Int, updatedAt: Date) {
+        self.smokers = smokers
+        self.round = round
+        self.updatedAt = updatedAt
     }
 
     /// One line for the signed-in header: "Pit 231°F · Brisket ready".

@@ -1,4 +1,5 @@
 import Observation
+import napkin
 
 /// One dish on today's specials board.
 struct Special: Sendable, Equatable, Encodable {
@@ -6,21 +7,39 @@ struct Special: Sendable, Equatable, Encodable {
     let price: String
 }
 
-/// Today's specials: main-actor state, so an `@Observable` class is all the
-/// fan-out it needs — every `Observations { }` sequence starts with the
-/// current specials and yields again on every change.
+/// Today's specials: main-actor `@Observable` state for whoever reads it on
+/// the main actor (the JSON menu), and one `StateBroadcaster` that every
+/// tab's Specials napkin subscribes to.
+///
+/// Why not an `Observations { }` sequence per napkin: a cancelled
+/// observation stays registered with the observed object until its next
+/// change, and the specials rarely change — every tab ever opened would
+/// leave one behind. A broadcaster's subscription leaves when its napkin does.
 @MainActor
 @Observable
 final class SpecialsService {
     private(set) var specials: [Special]
+    @ObservationIgnored private nonisolated let board: StateBroadcaster<[Special]>
 
     init(specials: [Special] = SpecialsService.today) {
         self.specials = specials
+        board = StateBroadcaster(specials)
     }
 
-    /// Chalks up a new list (every session's Specials napkin follows).
-    func replace(with specials: [Special]) {
+    /// Chalks up a new list (every tab's Specials napkin follows).
+    func replace(with specials: [Special]) async {
         self.specials = specials
+        await board.send(specials)
+    }
+
+    /// The current specials, then every change.
+    nonisolated func updates() async -> Subscription<[Special]> {
+        await board.subscribe()
+    }
+
+    /// How many napkins follow the specials.
+    nonisolated var followerCount: Int {
+        get async { await board.subscriberCount }
     }
 
     static let today = [

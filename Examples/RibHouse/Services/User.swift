@@ -1,6 +1,6 @@
 /// The signed-in guest. A plain value: it crosses from the auth service's
 /// actor to routers and presenters without ceremony.
-struct User: Sendable, Equatable, Encodable {
+struct User: Sendable, Equatable, Codable {
     let name: String
     let barbecueFoods: [String]
 

@@ -1,8 +1,7 @@
 import napkin
 
-/// Follows the specials board. The service is main-actor `@Observable`
-/// state, so `Observations` is the whole subscription: it yields the current
-/// specials, then every change, until this napkin is detached.
+/// Follows the specials board: the current specials, then every change,
+/// until this napkin is detached.
 final actor SpecialsNapkinInteractor: PresentableInteractable {
     nonisolated let lifecycle = InteractorLifecycle()
     nonisolated let presenter: any SpecialsNapkinPresentable
@@ -15,15 +14,8 @@ final actor SpecialsNapkinInteractor: PresentableInteractable {
     }
 
     func didBecomeActive() async {
-        task { [specialsService, presenter] in
-            let specials = Observations { @MainActor in specialsService.specials }
-            for await list in specials {
-                await presenter.present(specials: list)
-                // Observations is not a napkin broadcaster, so say that the
-                // loop now only waits: a login that attached this napkin
-                // answers at once instead of at the settle timeout.
-                Settlement.awaitingInput()
-            }
+        observe(await specialsService.updates()) { [presenter] list in
+            await presenter.present(specials: list)
         }
     }
 }

@@ -6,7 +6,7 @@ extension NapkinApp {
     /// the fragment's action in the fragment's tab, waits for it to settle,
     /// then answers `204` to napkin's client or `303` back to the page.
     func action(_ request: Request) async throws -> Response {
-        guard let session = existingSession(for: request) else {
+        guard let session = try await existingSession(for: request) else {
             throw HTTPError(.forbidden, "Your session has ended. Reload the page to start a new one.")
         }
         let fields = try request.formFields()
@@ -16,10 +16,11 @@ extension NapkinApp {
         guard SecureToken.constantTimeEquals(token, session.csrfToken) else {
             throw HTTPError(.forbidden, "Invalid or missing CSRF token.")
         }
-        if let origin = request.headers["Origin"], !OriginCheck.isSameOrigin(origin, host: request.headers["Host"]) {
+        if let origin = request.headers["Origin"], !OriginCheck.accepts(origin, request: request, configuration: configuration) {
             throw HTTPError(.forbidden, "Cross-origin form posts are refused.")
         }
-        guard let (tab, fragment) = field("_fragment").flatMap(session.fragment(id:)) else {
+        guard let (tab, fragment) = await fragment(field("_fragment"), tab: field("_tab"), return: field("_return"), in: session)
+        else {
             throw HTTPError(.notFound, "Unknown fragment: it may have left the page. Reload the page.")
         }
         guard let action = field("_action").flatMap(fragment.action(named:)) else {
@@ -39,9 +40,28 @@ extension NapkinApp {
         tab.awaitsRedirect = !javascript
         var response: Response = javascript ? Response(status: .noContent) : .redirect(to: ReturnPath.sanitize(field("_return")))
         if session.id != idBefore {
+            try await persistRotation(of: session, from: idBefore)
             response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
         }
         return response
+    }
+
+    /// The fragment a form posts to, in the tab the form names. A tab this
+    /// process does not hold (released, or rendered by a process that has
+    /// since stopped) is brought back at the form's page, under its id:
+    /// fragment ids name places in the tree, so the fragment is there again.
+    private func fragment(_ id: String?, tab tabID: String?, return back: String?, in session: WebSession) async
+        -> (WebTab, WebViewController)?
+    {
+        guard let id else { return nil }
+        guard let tabID else { return session.fragment(id: id) }
+        if let tab = session.tab(id: tabID) {
+            return tab.fragment(id: id).map { (tab, $0) }
+        }
+        guard SecureToken.isWellFormed(tabID) else { return nil }
+        let tab = await launchTab(in: session, id: tabID)
+        _ = await navigate(tab, to: WebPath(ReturnPath.sanitize(back)))
+        return tab.fragment(id: id).map { (tab, $0) }
     }
 
     /// A tab's event stream (`?tab=…`; without it, the most recent tab's).
@@ -49,8 +69,8 @@ extension NapkinApp {
     /// the stream never creates one — and `410` when the session no longer
     /// has the tab (napkin's client then reloads the page in place, in a
     /// new tab). A `HEAD` gets the stream's headers and opens nothing.
-    func events(_ request: Request) -> Response {
-        guard let session = existingSession(for: request) else {
+    func events(_ request: Request) async throws -> Response {
+        guard let session = try await existingSession(for: request) else {
             return Response(status: .noContent)
         }
         let tab = if let named = request.query["tab"] { session.tab(id: named) } else { session.mostRecentTab }

@@ -23,16 +23,16 @@ extension NapkinApp {
     /// that is torn down at once — nothing is kept and no cookie is set.
     /// For a session that exists, `HEAD` and subresource requests (a favicon,
     /// an image: `Sec-Fetch-Dest`) are answered without touching any tab.
-    func page(_ request: Request) async -> Response {
+    func page(_ request: Request) async throws -> Response {
         let path = WebPath(request.path)
         let pageView = PageResponder.isPageView(request)
         let wantsJSON = request.method == .get && PageResponder.wantsJSON(request)
-        guard let session = existingSession(for: request) else {
+        guard let session = try await existingSession(for: request) else {
             let (session, tab) = await launchSession()
             let claimed = await navigate(tab, to: path)
             var response = respond(request, tab: tab, path: path, claimed: claimed)
             if claimed, pageView {
-                for old in store.insert(session) { await old.terminate() }
+                try await keep(session)
                 response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
             } else {
                 await session.terminate()
@@ -44,7 +44,8 @@ extension NapkinApp {
                 ? Response(status: .ok, headers: ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"])
                 : Response.text("Not Found", status: .notFound)
         }
-        let named = session.tab(id: request.headers[Self.tabHeader])
+        let requestedTab = request.headers[Self.tabHeader]
+        let named = session.tab(id: requestedTab)
         if wantsJSON, named == nil {
             // A program asking for the tree at a path: a tree of its own.
             let tab = await launchTab(in: session)
@@ -60,20 +61,27 @@ extension NapkinApp {
         } else if let redirected = session.mostRecentTab, redirected.awaitsRedirect {
             tab = redirected
         } else {
-            tab = await launchTab(in: session)
+            // A live navigation of a tab this process does not hold gets it
+            // back under the same id, so the page's stream finds it.
+            tab = await launchTab(in: session, id: requestedTab)
         }
         tab.awaitsRedirect = false
         session.touch(tab, now: store.now)
-        let claimed = await navigate(tab, to: path, live: named != nil)
-        let response = respond(request, tab: tab, path: path, claimed: claimed)
+        let idBefore = session.id
+        let claimed = await navigate(tab, to: path, live: requestedTab != nil)
+        var response = respond(request, tab: tab, path: path, claimed: claimed)
         await releaseTabs(of: session)
+        if session.id != idBefore {
+            try await persistRotation(of: session, from: idBefore)
+            response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
+        }
         return response
     }
 
     /// Moves `tab`'s tree to `path`, settled. A live navigation's response
     /// carries the whole page, so the changes it made are not also sent
     /// down the tab's streams; otherwise they are.
-    private func navigate(_ tab: WebTab, to path: WebPath, live: Bool = false) async -> Bool {
+    func navigate(_ tab: WebTab, to path: WebPath, live: Bool = false) async -> Bool {
         if live {
             // Changes already made go to the streams; the navigation's wait
             // for the page.
@@ -97,7 +105,7 @@ extension NapkinApp {
             let body = claimed ? tab.renderRoot() : configuration.notFoundBody
             let page = configuration.layout.render(
                 body: body, csrfToken: tab.session?.csrfToken ?? "", eventID: tab.lastEventID,
-                eventsPath: tab.streamPath, tabID: tab.id)
+                eventsPath: tab.streamPath, tabID: tab.id, pageTitle: claimed ? tab.pageTitle : nil)
             response = .html(page.rendered, status: claimed ? .ok : .notFound)
             response.headers["X-Napkin-Event-ID"] = String(tab.lastEventID)
         }

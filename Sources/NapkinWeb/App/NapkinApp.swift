@@ -25,35 +25,42 @@ public final class NapkinApp {
     /// How the app serves its sessions.
     public nonisolated let configuration: NapkinConfiguration
 
-    /// Builds a new session's scope (its session component).
-    let makeScope: @MainActor () -> any Sendable
+    /// Builds a session's scope (its session component) on its values.
+    let makeScope: @MainActor (SessionValues) -> any Sendable
     /// Builds a tab's tree from its session's scope.
     let launchTree: @MainActor (any Sendable) async -> any LaunchRouting
     let store: SessionStore
     private var sweeper: Task<Void, Never>?
+    /// Sessions being rebuilt from their records, so concurrent requests of
+    /// one session rebuild it once.
+    private var restoring: [String: Task<WebSession?, any Error>] = [:]
 
     /// Creates an app with a session scope: `session` builds each browser
-    /// session's component once, from the app's `component`, and `root`
-    /// builds each tab's tree from that session component.
+    /// session's component once, from the app's `component` and the
+    /// session's ``SessionValues``, and `root` builds each tab's tree from
+    /// that session component.
     ///
     /// Put what belongs to the person in the session component as `shared`
     /// services (who is signed in, a cart): every tab of the session gets
     /// the same instance, so signing in or out in one tab reaches the others
-    /// live. What `root`'s own components share belongs to one tab.
+    /// live. Services that must survive a restart keep their state in the
+    /// session's values. What `root`'s own components share belongs to one tab.
     ///
     /// ```swift
-    /// let app = NapkinApp(component: AppComponent(), session: { SessionComponent(dependency: $0) }) { session in
+    /// let app = NapkinApp(component: AppComponent()) { app, values in
+    ///     SessionComponent(dependency: app, values: values)
+    /// } root: { session in
     ///     await LaunchBuilder(dependency: session).build()
     /// }
     /// ```
     public init<AppComponent: Sendable, SessionComponent: Sendable>(
         component: AppComponent,
         configuration: NapkinConfiguration = NapkinConfiguration(),
-        session: @escaping @MainActor (AppComponent) -> SessionComponent,
+        session: @escaping @MainActor (AppComponent, SessionValues) -> SessionComponent,
         root: @escaping @MainActor (SessionComponent) async -> any LaunchRouting
     ) {
         self.configuration = configuration
-        makeScope = { session(component) }
+        makeScope = { values in session(component, values) }
         launchTree = { scope in
             guard let scope = scope as? SessionComponent else {
                 preconditionFailure("a session scope of type \(type(of: scope)), not \(SessionComponent.self)")
@@ -75,7 +82,7 @@ public final class NapkinApp {
         configuration: NapkinConfiguration = NapkinConfiguration(),
         root: @escaping @MainActor (AppComponent) async -> any LaunchRouting
     ) {
-        self.init(component: component, configuration: configuration, session: { $0 }, root: root)
+        self.init(component: component, configuration: configuration, session: { component, _ in component }, root: root)
     }
 
     // MARK: - Mounting
@@ -88,7 +95,7 @@ public final class NapkinApp {
         let files = publicDirectory.map { StaticFiles(directory: $0) }
         router.use(SecurityHeaders(contentSecurityPolicy: configuration.contentSecurityPolicy))
         router.use(ErrorMiddleware())
-        router.get(WebSession.eventsPath) { [self] request in await events(request) }
+        router.get(WebSession.eventsPath) { [self] request in try await events(request) }
         router.post(WebSession.actionPath) { [self] request in try await action(request) }
         // Static files first, ahead of routing and pages (security headers
         // and the access log still apply); the page fallback serves any
@@ -130,9 +137,17 @@ public final class NapkinApp {
         store.session(id: id)
     }
 
-    /// Tears the session `id` down now: its tabs' trees are deactivated and released.
-    public func evict(sessionID id: String) async {
+    /// Ends the session `id` now: its tabs' trees are deactivated and
+    /// released, and its record is deleted, so no process brings it back.
+    /// (Sessions that go idle only leave this process's memory; their
+    /// records expire on their own.)
+    public func evict(sessionID id: String) async throws {
         await store.remove(id: id)?.terminate()
+        do {
+            try await configuration.sessionRecords.delete(id: id)
+        } catch {
+            throw Self.sessionsUnavailable
+        }
     }
 
     /// Tears down every session idle for longer than the configured timeout,
@@ -153,21 +168,106 @@ public final class NapkinApp {
         store.session(id: id)?.mostRecentTab?.router.map { TreeSnapshot(router: $0) }
     }
 
-    func existingSession(for request: Request) -> WebSession? {
-        store.session(id: request.cookies[SessionCookie.name])
+    /// What a request's session store failure answers.
+    nonisolated static let sessionsUnavailable = HTTPError(
+        .serviceUnavailable, "Sessions are unavailable right now. Try again in a moment.")
+
+    /// The request's session: held here, or rebuilt from its record (after
+    /// a restart, or when another process served it until now). Throws a
+    /// `503` when the session store cannot be reached.
+    func existingSession(for request: Request) async throws -> WebSession? {
+        guard let id = request.cookies[SessionCookie.name], SecureToken.isWellFormed(id) else { return nil }
+        let session: WebSession
+        if let held = store.session(id: id) {
+            session = held
+        } else if let restored = try await restoreSession(id: id) {
+            session = restored
+        } else {
+            return nil
+        }
+        try await keepRecord(of: session)
+        return session
     }
 
-    /// A session with its first tab, not yet in the store: a request that
-    /// turns out not to be a page view never keeps it.
+    /// Extends the session record's expiry now and then (and at once when a
+    /// new session comes back, from the short expiry of a new one).
+    private func keepRecord(of session: WebSession) async throws {
+        let now = store.now
+        if let touched = session.recordTouched, now - touched < configuration.sessionIdleTimeout / 10 { return }
+        session.recordTouched = now
+        do {
+            try await configuration.sessionRecords.touch(id: session.id, ttl: configuration.sessionIdleTimeout)
+        } catch {
+            session.recordTouched = nil
+            throw Self.sessionsUnavailable
+        }
+    }
+
+    private func restoreSession(id: String) async throws -> WebSession? {
+        if let pending = restoring[id] { return try await pending.value }
+        let task = Task { @MainActor in try await self.loadSession(id: id) }
+        restoring[id] = task
+        defer { restoring[id] = nil }
+        return try await task.value
+    }
+
+    private func loadSession(id: String) async throws -> WebSession? {
+        let record: SessionRecord?
+        do {
+            record = try await configuration.sessionRecords.load(id: id)
+        } catch {
+            throw Self.sessionsUnavailable
+        }
+        guard let record, record.id == id else { return nil }
+        if let held = store.session(id: id) { return held }
+        let session = makeSession(record)
+        session.returned = true
+        for old in store.insert(session) { await old.terminate() }
+        return session
+    }
+
+    private func makeSession(_ record: SessionRecord) -> WebSession {
+        let values = SessionValues(record: record, store: configuration.sessionRecords, ttl: configuration.sessionIdleTimeout)
+        return WebSession(
+            values: values, scope: makeScope(values), now: store.now, maxStreams: configuration.maxStreamsPerSession)
+    }
+
+    /// A session with its first tab, not yet in the store or the session
+    /// records: a request that turns out not to be a page view never keeps it.
     func launchSession() async -> (WebSession, WebTab) {
-        let session = WebSession(scope: makeScope(), now: store.now, maxStreams: configuration.maxStreamsPerSession)
+        let session = makeSession(SessionRecord(id: SecureToken.make(), csrfToken: SecureToken.make()))
         return (session, await launchTab(in: session))
     }
 
+    /// Keeps a new session: its record first (a `503` when that fails),
+    /// then the session itself.
+    func keep(_ session: WebSession) async throws {
+        do {
+            try await configuration.sessionRecords.save(session.values.current, ttl: configuration.newSessionIdleTimeout)
+        } catch {
+            await session.terminate()
+            throw Self.sessionsUnavailable
+        }
+        for old in store.insert(session) { await old.terminate() }
+    }
+
+    /// Moves the session's record to its new id after a rotation, before
+    /// the response with the new cookie goes out.
+    func persistRotation(of session: WebSession, from oldID: String) async throws {
+        guard session.id != oldID else { return }
+        do {
+            try await configuration.sessionRecords.save(session.values.current, ttl: configuration.sessionIdleTimeout)
+            try await configuration.sessionRecords.delete(id: oldID)
+        } catch {
+            throw Self.sessionsUnavailable
+        }
+        session.recordTouched = store.now
+    }
+
     /// A new tab of `session`, its tree built from the session's scope and
-    /// launched.
-    func launchTab(in session: WebSession) async -> WebTab {
-        let tab = session.addTab(now: store.now)
+    /// launched; `id` brings back a tab by its id (see `WebSession.addTab`).
+    func launchTab(in session: WebSession, id: String? = nil) async -> WebTab {
+        let tab = session.addTab(now: store.now, id: id)
         let router = await launchTree(session.scope)
         tab.router = router
         // Settled like an event, so what the root starts while launching

@@ -26,6 +26,17 @@ public struct NapkinConfiguration: Sendable {
     /// At most this many tabs per session (at least ``maxStreamsPerSession``);
     /// a new one releases the least recently used, tabs without a stream first.
     public var maxTabsPerSession: Int
+    /// Where session records live: this process by default; a shared store
+    /// (Redis) lets sessions survive restarts and move between processes.
+    public var sessionRecords: any SessionRecordStore
+    /// The app's public origin (`https://ribhouse.example`), when it is
+    /// served behind a proxy that does not pass the browser's `Host` on:
+    /// form posts must then come from exactly this origin.
+    public var publicOrigin: String?
+    /// Addresses of proxies whose `X-Forwarded-Host` and `X-Forwarded-Proto`
+    /// napkin believes (ignored from anyone else, and when ``publicOrigin``
+    /// is set).
+    public var trustedProxies: Set<String>
     /// Mark the session cookie `Secure` (serve over HTTPS when this is on).
     public var secureCookies: Bool
     /// How long a form post waits for its consequences to be applied
@@ -51,6 +62,9 @@ public struct NapkinConfiguration: Sendable {
         maxStreamsPerSession: Int = 8,
         tabGracePeriod: Duration = .seconds(2 * 60),
         maxTabsPerSession: Int = 16,
+        sessionRecords: any SessionRecordStore = InMemorySessionRecords(),
+        publicOrigin: String? = nil,
+        trustedProxies: Set<String> = [],
         secureCookies: Bool = false,
         settleTimeout: Duration = .seconds(2),
         heartbeat: Duration = .seconds(15),
@@ -65,6 +79,9 @@ public struct NapkinConfiguration: Sendable {
         self.maxStreamsPerSession = maxStreamsPerSession
         self.tabGracePeriod = tabGracePeriod
         self.maxTabsPerSession = max(maxTabsPerSession, maxStreamsPerSession)
+        self.sessionRecords = sessionRecords
+        self.publicOrigin = publicOrigin
+        self.trustedProxies = trustedProxies
         self.secureCookies = secureCookies
         self.settleTimeout = settleTimeout
         self.heartbeat = heartbeat

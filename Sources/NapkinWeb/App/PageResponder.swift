@@ -15,7 +15,7 @@ struct PageResponder: HTTPResponder {
         if let files, let file = files.lookup(request) {
             return file
         }
-        return await app.page(request)
+        return try await app.page(request)
     }
 
     /// Whether the request is a page view: a `GET` for a document that takes

@@ -37,7 +37,10 @@ public struct PageLayout: Sendable {
     /// The whole document around `body`. `<body>` tells napkin's client
     /// the tab's event stream, its id, the CSRF token and the event id the
     /// page is current to.
-    public func render(body: HTML, csrfToken: String, eventID: UInt64, eventsPath: String, tabID: String? = nil) -> HTML {
+    /// `pageTitle`, when given, replaces ``title``.
+    public func render(
+        body: HTML, csrfToken: String, eventID: UInt64, eventsPath: String, tabID: String? = nil, pageTitle: String? = nil
+    ) -> HTML {
         let styles = stylesheets.map { href -> HTML in "<link rel=\"stylesheet\" href=\"\(href)\">" }
         let scriptTags = scripts.map { src -> HTML in "<script src=\"\(src)\" defer></script>" }
         let iconTag: HTML? = icon.map { "<link rel=\"icon\" href=\"\($0)\">" }
@@ -49,7 +52,7 @@ public struct PageLayout: Sendable {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(title)</title>
+            <title>\(pageTitle ?? title)</title>
             \(iconTag)\(styles)\(scriptTags)
             </head>
             <body\(classAttribute) data-napkin-stream="\(eventsPath)"\(tabAttribute) data-napkin-csrf="\(csrfToken)" data-napkin-event-id="\(eventID)">

@@ -26,12 +26,16 @@ public final class WebSession {
     public private(set) var id: String
     /// The token every form of this session must carry.
     public let csrfToken: String
+    /// The session's typed values, kept in its record.
+    public let values: SessionValues
     /// The session's open tabs, least recently used first.
     public private(set) var tabs: [WebTab] = []
 
     /// The app's session scope (its session component), shared by every tab.
     let scope: any Sendable
     var lastSeen: ContinuousClock.Instant
+    /// When the record's expiry was last extended (never, for a new session).
+    var recordTouched: ContinuousClock.Instant?
 
     /// The store holding this session (none while it is being tried out
     /// for a request that may not keep it).
@@ -47,9 +51,11 @@ public final class WebSession {
     private var nextStreamNumber: UInt64 = 0
     private(set) var streamCount = 0
 
-    init(scope: any Sendable, now: ContinuousClock.Instant, maxStreams: Int = 8) {
-        id = SecureToken.make()
-        csrfToken = SecureToken.make()
+    init(values: SessionValues, scope: any Sendable, now: ContinuousClock.Instant, maxStreams: Int = 8) {
+        let record = values.current
+        id = record.id
+        csrfToken = record.csrfToken
+        self.values = values
         self.scope = scope
         lastSeen = now
         self.maxStreams = max(1, maxStreams)
@@ -64,6 +70,7 @@ public final class WebSession {
         let fresh = SecureToken.make()
         store?.rotate(self, to: fresh)
         id = fresh
+        values.rename(to: fresh)
     }
 
     /// The session of the request being handled: set while napkin runs a
@@ -87,10 +94,13 @@ public final class WebSession {
     // MARK: - Tabs
 
     /// A new tab, now the most recent; its tree is the caller's to launch.
-    func addTab(now: ContinuousClock.Instant) -> WebTab {
-        let tab = WebTab(session: self, now: now)
-        tabs.append(tab)
-        return tab
+    /// `id` (well-formed, not in use) brings back a tab this process does
+    /// not hold — released, or opened by a process that has since stopped.
+    func addTab(now: ContinuousClock.Instant, id: String? = nil) -> WebTab {
+        let reused = id.flatMap { SecureToken.isWellFormed($0) && tab(id: $0) == nil ? $0 : nil }
+        let added = WebTab(session: self, now: now, id: reused)
+        tabs.append(added)
+        return added
     }
 
     /// The tab with `id`, if the session still has it.

@@ -35,8 +35,8 @@ public final class WebTab: LaunchHost {
     /// Open streams by their session-wide number (oldest is lowest).
     private(set) var streams: [UInt64: Channel<[UInt8]>] = [:]
 
-    init(session: WebSession, now: ContinuousClock.Instant) {
-        id = SecureToken.make()
+    init(session: WebSession, now: ContinuousClock.Instant, id: String? = nil) {
+        self.id = id ?? SecureToken.make()
         self.session = session
         lastUsed = now
     }
@@ -66,6 +66,8 @@ public final class WebTab: LaunchHost {
     }
 
     func unregister(_ fragment: WebViewController) {
+        // Another fragment may hold the same place (and id) by now.
+        guard fragments[fragment.fragmentID]?.value === fragment else { return }
         fragments[fragment.fragmentID] = nil
     }
 
@@ -126,6 +128,9 @@ public final class WebTab: LaunchHost {
     func renderRoot() -> HTML {
         root?.render() ?? .empty
     }
+
+    /// The title the tab's fragments give the page, if any.
+    var pageTitle: String? { root?.deepestPageTitle() }
 
     /// Moves the tree to `path`; whether some napkin claims it.
     func navigate(to path: WebPath) async -> Bool {

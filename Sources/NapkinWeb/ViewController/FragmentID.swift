@@ -1,11 +1,31 @@
-/// Hands out fragment ids: `n-1`, `n-2`, … unique in the process, so each
-/// fragment's id is stable for as long as its view controller lives.
-@MainActor
+/// Fragment ids from a fragment's place in its tab's tree, not from a
+/// counter: a digest of the path of slots and napkin names from the root
+/// (`LaunchNapkin/content:LoggedInNapkin~pit`). A page rendered by one
+/// process names the same fragments as the tree another process rebuilds
+/// for the same path, so its forms still post after a restart.
+///
+/// The digest (48 bits of FNV-1a, as `n-` and 12 hex digits) keeps ids —
+/// which every patch and form carries — short however deep the tree is.
 enum FragmentID {
-    private static var next: UInt64 = 0
+    static func root(_ napkinName: String) -> (place: String, id: String) {
+        named(napkinName)
+    }
 
-    static func make() -> String {
-        next += 1
-        return "n-\(next)"
+    static func child(of parent: String, slot: String, napkinName: String) -> (place: String, id: String) {
+        named("\(parent)/\(slot):\(napkinName)")
+    }
+
+    static func region(of parent: String, name: String) -> (place: String, id: String) {
+        named("\(parent)~\(name)")
+    }
+
+    private static func named(_ place: String) -> (place: String, id: String) {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in place.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let digits = String(hash & 0xffff_ffff_ffff, radix: 16)
+        return (place, "n-" + String(repeating: "0", count: 12 - digits.count) + digits)
     }
 }

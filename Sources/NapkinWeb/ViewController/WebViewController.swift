@@ -30,8 +30,12 @@ import napkin
 /// fragment re-renders and its new HTML is sent to its tab's event stream.
 @MainActor
 open class WebViewController: ViewControllable {
-    /// The id of this fragment's element, stable while it lives.
-    public let fragmentID: String
+    /// The id of this fragment's element: its place in the tab's tree (see
+    /// `FragmentID`), set when it is shown. The same place gets the same id
+    /// in any process.
+    public private(set) var fragmentID = ""
+    /// The path of slots and napkin names from the root, which the id digests.
+    private var placePath = ""
 
     /// The napkin's name, shown as `data-napkin` and in JSON snapshots.
     open var napkinName: String {
@@ -39,9 +43,23 @@ open class WebViewController: ViewControllable {
         return name.hasSuffix("ViewController") ? String(name.dropLast("ViewController".count)) : name
     }
 
+    /// The page title while this fragment is shown, or `nil` to leave it to
+    /// the fragments above. The deepest fragment with a title names the
+    /// page (`<title>`, and the title napkin's client sets on a live
+    /// navigation); with none, the layout's title stands.
+    open var pageTitle: String? { nil }
+
     private var slots: [String: WebViewController] = [:]
     private var actions: [String: WebAction] = [:]
     fileprivate(set) weak var parent: WebViewController?
+    /// The slot (or region name) this fragment is shown in, under `parent`.
+    private var place: Place = .root
+
+    private enum Place {
+        case root
+        case slot(String)
+        case region(String)
+    }
     private(set) weak var tab: WebTab?
     private var cachedHTML: HTML?
     /// Whether an observation of ``body()`` is registered and has not fired.
@@ -58,10 +76,8 @@ open class WebViewController: ViewControllable {
     private var regionsUsed: Set<String> = []
     private var regionCreated = false
 
-    /// Creates a view controller with a fresh fragment id.
-    public init() {
-        fragmentID = FragmentID.make()
-    }
+    /// Creates a view controller; it gets its fragment id when shown.
+    public init() {}
 
     /// The fragment's content, from the presenter's state. Override it.
     ///
@@ -83,6 +99,7 @@ open class WebViewController: ViewControllable {
         slots[name]?.unmount()
         slots[name] = child
         child.parent = self
+        child.place = .slot(name)
         if let tab { child.mount(in: tab) }
         invalidate()
     }
@@ -131,6 +148,7 @@ open class WebViewController: ViewControllable {
         }
         let region = RegionViewController(name: "\(napkinName).\(name)", content: content)
         region.parent = self
+        region.place = .region(name)
         regions[name] = region
         if let tab { region.mount(in: tab) }
         regionCreated = true
@@ -161,8 +179,8 @@ open class WebViewController: ViewControllable {
     }
 
     /// A form that posts the action `name` of this fragment. It carries the
-    /// fragment id, the action, the session's CSRF token and the page to
-    /// come back to (`returnTo`, or the page being shown).
+    /// tab and fragment ids, the action, the session's CSRF token and the
+    /// page to come back to (`returnTo`, or the page being shown).
     public final func form(
         _ name: String,
         class className: String? = nil,
@@ -173,6 +191,7 @@ open class WebViewController: ViewControllable {
         let back = returnTo ?? tab?.currentPath.description ?? "/"
         return """
             <form method="post" action="\(WebSession.actionPath)"\(classAttribute) data-napkin-form>\
+            <input type="hidden" name="_tab" value="\(tab?.id ?? "")">\
             <input type="hidden" name="_fragment" value="\(fragmentID)">\
             <input type="hidden" name="_action" value="\(name)">\
             <input type="hidden" name="_csrf" value="\(tab?.session?.csrfToken ?? "")">\
@@ -263,8 +282,18 @@ open class WebViewController: ViewControllable {
 
     func mount(in tab: WebTab) {
         self.tab = tab
+        (placePath, fragmentID) =
+            switch (place, parent) {
+            case (.slot(let slot), let parent?): FragmentID.child(of: parent.placePath, slot: slot, napkinName: napkinName)
+            case (.region(let name), let parent?): FragmentID.region(of: parent.placePath, name: name)
+            default: FragmentID.root(napkinName)
+            }
         tab.register(self)
-        for child in slots.values { child.mount(in: tab) }
+        for (name, child) in slots {
+            child.parent = self
+            child.place = .slot(name)
+            child.mount(in: tab)
+        }
         for region in regions.values {
             region.parent = self
             region.mount(in: tab)
@@ -291,6 +320,14 @@ open class WebViewController: ViewControllable {
         cachedHTML = nil
         for child in slots.values { child.forgetRenders() }
         for region in regions.values { region.forgetRenders() }
+    }
+
+    /// The title of the deepest fragment in this subtree that has one.
+    func deepestPageTitle() -> String? {
+        for (_, child) in slots.sorted(by: { $0.key < $1.key }) {
+            if let title = child.deepestPageTitle() { return title }
+        }
+        return pageTitle
     }
 
     /// Whether `other` contains this fragment.

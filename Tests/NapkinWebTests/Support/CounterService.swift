@@ -35,7 +35,16 @@ final class Probe: Sendable {
     /// Waits for every tracked task to end; throws if one has not within
     /// 10 s (a cancellation was lost).
     func waitForTasks() async throws {
-        let tasks = tasks.withLock { $0 }
+        try await waitFor(tasks.withLock { $0 })
+    }
+
+    /// Waits for every cancelled tracked task to end (the tasks of torn-down
+    /// trees), leaving the others running.
+    func waitForCancelledTasks() async throws {
+        try await waitFor(tasks.withLock { $0 }.filter(\.isCancelled))
+    }
+
+    private func waitFor(_ tasks: [Task<Void, Never>]) async throws {
         try await withDeadline(.seconds(10), TimedOut("\(tasks.count) bound tasks did not all end within 10 s")) {
             for task in tasks { await task.value }
         }

@@ -1,0 +1,44 @@
+import napkin
+
+/// A message bus within one process: the default. Subscribers get what is
+/// published in this process only; nothing is ever missed, so it never
+/// yields ``BusDelivery/reconnected``.
+public final class LocalBus: MessageBus {
+    private struct State {
+        var subscribers: [String: [UInt64: AsyncStream<BusDelivery>.Continuation]] = [:]
+        var latest: [String: [UInt8]] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Locked(State())
+
+    /// An empty bus.
+    public init() {}
+
+    public func publish(_ payload: [UInt8], to channel: String) async throws {
+        let subscribers = state.withLock { Array(($0.subscribers[channel] ?? [:]).values) }
+        for subscriber in subscribers { subscriber.yield(.message(payload)) }
+    }
+
+    public func publishLatest(_ payload: [UInt8], to channel: String) async throws {
+        state.withLock { $0.latest[channel] = payload }
+        try await publish(payload, to: channel)
+    }
+
+    public func latest(on channel: String) async throws -> [UInt8]? {
+        state.withLock { $0.latest[channel] }
+    }
+
+    public func subscribe(to channel: String) async -> AsyncStream<BusDelivery> {
+        let (stream, continuation) = AsyncStream<BusDelivery>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        let id = state.withLock { state in
+            state.nextID += 1
+            state.subscribers[channel, default: [:]][state.nextID] = continuation
+            return state.nextID
+        }
+        continuation.onTermination = { [state] _ in
+            state.withLock { $0.subscribers[channel]?[id] = nil }
+        }
+        return stream
+    }
+}

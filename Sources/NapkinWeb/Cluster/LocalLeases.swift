@@ -1,0 +1,35 @@
+import napkin
+
+/// Leases within one process: the default, where the one process always
+/// gets what it asks for unless another holder in it has the lease.
+public final class LocalLeases: LeaseStore {
+    private let holders = Locked<[String: (holder: String, expires: ContinuousClock.Instant)]>([:])
+    private let clock = ContinuousClock()
+
+    /// No leases held.
+    public init() {}
+
+    public func acquire(_ name: String, holder: String, ttl: Duration) async throws -> Bool {
+        let now = clock.now
+        return holders.withLock { holders in
+            if let current = holders[name], current.expires > now, current.holder != holder { return false }
+            holders[name] = (holder, now + ttl)
+            return true
+        }
+    }
+
+    public func renew(_ name: String, holder: String, ttl: Duration) async throws -> Bool {
+        let now = clock.now
+        return holders.withLock { holders in
+            guard let current = holders[name], current.holder == holder, current.expires > now else { return false }
+            holders[name] = (holder, now + ttl)
+            return true
+        }
+    }
+
+    public func release(_ name: String, holder: String) async throws {
+        holders.withLock { holders in
+            if holders[name]?.holder == holder { holders[name] = nil }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import napkin
+
+/// Session records in this process's memory: the default store. Nothing to
+/// install, and nothing survives a restart or reaches another process —
+/// use a shared store (Redis) for that.
+///
+/// Records expire as a shared store's would, and at most `capacity` are
+/// kept (the least recently saved or touched go first), so a flood of
+/// sessions cannot grow it without bound.
+public final class InMemorySessionRecords: SessionRecordStore {
+    private struct Entry {
+        var record: SessionRecord
+        var expires: ContinuousClock.Instant
+        var stamp: UInt64
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        /// Ids in the order they were last saved or touched, with the stamp
+        /// of that write; an id written again later has a newer stamp, and
+        /// its older place here is skipped.
+        var order: [(id: String, stamp: UInt64)] = []
+        var head = 0
+        var nextStamp: UInt64 = 0
+    }
+
+    private let state = Locked(State())
+    private let capacity: Int
+    private let clock = ContinuousClock()
+
+    /// A store of at most `capacity` records.
+    public init(capacity: Int = 100_000) {
+        self.capacity = max(1, capacity)
+    }
+
+    public func load(id: String) async throws -> SessionRecord? {
+        let now = clock.now
+        return state.withLock { state in
+            guard let entry = state.entries[id] else { return nil }
+            guard entry.expires > now else {
+                state.entries[id] = nil
+                return nil
+            }
+            return entry.record
+        }
+    }
+
+    public func save(_ record: SessionRecord, ttl: Duration) async throws {
+        let expires = clock.now + ttl
+        state.withLock { state in
+            Self.write(&state, id: record.id, record: record, expires: expires)
+            Self.trim(&state, to: capacity)
+        }
+    }
+
+    public func touch(id: String, ttl: Duration) async throws {
+        let expires = clock.now + ttl
+        state.withLock { state in
+            guard let entry = state.entries[id] else { return }
+            Self.write(&state, id: id, record: entry.record, expires: expires)
+        }
+    }
+
+    public func delete(id: String) async throws {
+        state.withLock { $0.entries[id] = nil }
+    }
+
+    /// The number of records held (expired ones included until looked up).
+    public var count: Int { state.withLock { $0.entries.count } }
+
+    private static func write(_ state: inout State, id: String, record: SessionRecord, expires: ContinuousClock.Instant) {
+        state.nextStamp += 1
+        state.entries[id] = Entry(record: record, expires: expires, stamp: state.nextStamp)
+        state.order.append((id, state.nextStamp))
+    }
+
+    private static func trim(_ state: inout State, to capacity: Int) {
+        while state.entries.count > capacity, state.head < state.order.count {
+            let oldest = state.order[state.head]
+            state.head += 1
+            if state.entries[oldest.id]?.stamp == oldest.stamp { state.entries[oldest.id] = nil }
+        }
+        // Drop the skipped prefix once it is most of the array.
+        if state.head > 1024, state.head * 2 > state.order.count {
+            state.order.removeFirst(state.head)
+            state.head = 0
+        }
+    }
+}

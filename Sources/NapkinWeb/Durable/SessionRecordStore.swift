@@ -1,0 +1,18 @@
+/// Where session records live: in this process by default
+/// (``InMemorySessionRecords``), or in a store every process shares.
+///
+/// Any error means the store cannot answer now; napkin then answers `503`
+/// and tries again on the next request, so nothing is silently lost.
+public protocol SessionRecordStore: Sendable {
+    /// The record of session `id`, or `nil` when there is none (never
+    /// created, expired or deleted).
+    func load(id: String) async throws -> SessionRecord?
+    /// Creates or replaces `record`; it expires after `ttl` unless saved or
+    /// touched again. Returns once the write is durable.
+    func save(_ record: SessionRecord, ttl: Duration) async throws
+    /// Extends the expiry of session `id` to `ttl` from now.
+    func touch(id: String, ttl: Duration) async throws
+    /// Deletes the record of session `id` (after a rotation, or a logout
+    /// that ends the session).
+    func delete(id: String) async throws
+}

@@ -1,0 +1,78 @@
+import Foundation
+import NapkinHTTP
+import napkin
+
+/// A session's typed values, kept in its ``SessionRecord``: what a
+/// session-scoped service reads when a session's scope is built — in this
+/// process or, after a restart, in another — and writes through on change.
+///
+/// ```swift
+/// actor AuthService {
+///     private let values: SessionValues
+///     private let user: StateBroadcaster<User?>
+///
+///     init(values: SessionValues) {
+///         self.values = values
+///         user = StateBroadcaster(values.value(for: .user))
+///     }
+///
+///     func login(_ signedIn: User) async throws {
+///         try await values.set(.user, to: signedIn)   // durable before the response
+///         await user.send(signedIn)
+///     }
+/// }
+/// ```
+public final class SessionValues: Sendable {
+    private let record: Locked<SessionRecord>
+    private let store: any SessionRecordStore
+    private let ttl: Duration
+
+    init(record: SessionRecord, store: any SessionRecordStore, ttl: Duration) {
+        self.record = Locked(record)
+        self.store = store
+        self.ttl = ttl
+    }
+
+    /// Values of no session, kept in memory only: for tests and previews of
+    /// session-scoped services.
+    public convenience init() {
+        self.init(
+            record: SessionRecord(id: SecureToken.make(), csrfToken: SecureToken.make()),
+            store: InMemorySessionRecords(capacity: 1), ttl: .seconds(3600))
+    }
+
+    /// The value stored under `key`, or `nil` when there is none (or it no
+    /// longer decodes as `Value`).
+    public func value<Value>(for key: SessionKey<Value>) -> Value? {
+        guard let json = record.withLock({ $0.values[key.name] }) else { return nil }
+        return try? JSONDecoder().decode(Value.self, from: Data(json.utf8))
+    }
+
+    /// Stores `value` under `key` (`nil` removes it) and returns once the
+    /// record is durable in the session store. Throws a `503` ``HTTPError``
+    /// when the store cannot be reached; the value is then not changed.
+    public func set<Value>(_ key: SessionKey<Value>, to value: Value?) async throws {
+        let json = try value.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        let (before, after) = record.withLock { record in
+            let before = record
+            record.values[key.name] = json
+            return (before, record)
+        }
+        do {
+            try await store.save(after, ttl: ttl)
+        } catch {
+            record.withLock { record in
+                if record.values[key.name] == json { record.values[key.name] = before.values[key.name] }
+            }
+            throw NapkinApp.sessionsUnavailable
+        }
+    }
+
+    /// The record as it is now.
+    var current: SessionRecord { record.withLock { $0 } }
+
+    /// The session's id changed (a rotation): later writes go to the new one.
+    func rename(to id: String) {
+        record.withLock { $0.id = id }
+    }
+}

@@ -1,0 +1,23 @@
+import Testing
+@testable import RibHouse
+
+@Suite("Rib House launch options", .timeLimit(.minutes(1)))
+struct LaunchOptionsTests {
+    @Test("a public origin and trusted proxies, from flags or the environment")
+    func proxyOptions() throws {
+        let options = try LaunchOptions(
+            arguments: ["--public-origin", "https://ribhouse.example/", "--trusted-proxy", "127.0.0.1", "--trusted-proxy", "::1"],
+            environment: [:])
+        #expect(options.publicOrigin == "https://ribhouse.example")
+        #expect(options.trustedProxies == ["127.0.0.1", "::1"])
+        let fromEnvironment = try LaunchOptions(arguments: [], environment: ["PUBLIC_ORIGIN": "http://127.0.0.1:8080"])
+        #expect(fromEnvironment.publicOrigin == "http://127.0.0.1:8080")
+    }
+
+    @Test("an origin with a path, a query, credentials or another scheme is refused with a clear message",
+          arguments: ["ribhouse.example", "ftp://ribhouse.example", "https://ribhouse.example/menu", "https://a@ribhouse.example",
+                      "https://ribhouse.example?x=1", ""])
+    func badOrigins(origin: String) {
+        #expect(throws: LaunchOptions.Invalid.self) { try LaunchOptions(arguments: ["--public-origin", origin], environment: [:]) }
+    }
+}
