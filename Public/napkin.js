@@ -36,8 +36,6 @@
   let streamURL = body.dataset.napkinStream;
   let tabId = body.dataset.napkinTab || '';
   let lastEventId = body.dataset.napkinEventId || '';
-  // Stream patches numbered at or below this are older than the page shown.
-  let pageEventId = Number(lastEventId) || 0;
 
   // ---------------------------------------------------------------- toasts
 
@@ -213,11 +211,18 @@
   // applied at once, one could land on the old page and then be overwritten
   // by the older copy the navigation brings back.
   let held = null;
+  // A live navigation's page is as of its event id: patches at or below it
+  // that connections opened before it still deliver are older than the page.
+  // Only theirs: a stream opened later asked the server from the page's id
+  // on, and the server may have started the tab's numbering over (a tab it
+  // had released, brought back under its id). `from` numbers connections.
+  let connections = 0;
+  let staleBefore = 0;        // connections up to this one ...
+  let staleUpTo = 0;          // ... deliver patches up to this id stale
 
-  function onPatch(e) {
-    // Numbered at or below the page shown: already in it (or older).
-    if (e.lastEventId && Number(e.lastEventId) <= pageEventId) return;
-    if (held) { held.push(e); return; }
+  function onPatch(e, from) {
+    if (from <= staleBefore && e.lastEventId && Number(e.lastEventId) <= staleUpTo) return;
+    if (held) { held.push([e, from]); return; }
     if (e.lastEventId) lastEventId = e.lastEventId;
     try { applyPatch(JSON.parse(e.data)); } catch (err) { console.error('napkin: bad patch', err); }
   }
@@ -227,7 +232,7 @@
   function release(apply) {
     const waiting = held || [];
     held = null;
-    if (apply) waiting.forEach(onPatch);
+    if (apply) waiting.forEach(([e, from]) => onPatch(e, from));
   }
 
   // EventSource never shows the status it got. A 204 (napkin's "no such
@@ -274,7 +279,8 @@
       source = null;
       if (gaveUp) probe(); else retry();
     };
-    source.addEventListener('patch', onPatch);
+    const from = ++connections;
+    source.addEventListener('patch', (e) => onPatch(e, from));
     // The server closes a session's oldest stream when a newer tab opens one
     // past its limit, and says so: reconnecting would only push out another
     // tab in turn, so this tab stops until the reader asks for it again.
@@ -539,7 +545,8 @@
     tabId = body.dataset.napkinTab || tabId;
     streamURL = body.dataset.napkinStream || streamURL;
     // The page is as of event `eventId`: older stream patches are in it.
-    pageEventId = eventId;
+    staleBefore = connections;
+    staleUpTo = eventId;
     lastEventId = eventId ? String(eventId) : '';
     // Patches held meanwhile are newer, unless they came for the old tab.
     release(!moved);
