@@ -87,6 +87,7 @@ def test_link_navigates_live_with_back_and_forward(browser, base_url):
     wait_url(driver, base_url + "/pit")
     assert driver.execute_script(MARKER) == 42, "the link loaded a new page"
     assert live_fetches(driver, "/pit") >= 1, "no live navigation request for /pit"
+    assert driver.title.startswith("Pit Board"), f"the title says {driver.title!r}"
     assert driver.find_element(By.CSS_SELECTOR, ".tabs a[aria-current='page']").get_attribute("href") == base_url + "/pit"
     # The stream followed: the board keeps moving after the navigation.
     wait_pit_tick(driver)
@@ -95,6 +96,7 @@ def test_link_navigates_live_with_back_and_forward(browser, base_url):
     wait_url(driver, base_url + "/")
     WebDriverWait(driver, WAIT).until(showing_menu, message="Back did not bring the menu back")
     assert driver.execute_script(MARKER) == 42, "Back loaded a new page"
+    assert driver.title.startswith("Menu"), f"the title says {driver.title!r}"
 
     driver.forward()
     wait_url(driver, base_url + "/pit")
@@ -245,7 +247,7 @@ def test_successful_post_clears_typed_text(browser, base_url):
         form.action = '/_napkin/action';
         form.id = 'rh-test-note';
         form.setAttribute('data-napkin-form', '');
-        const hidden = {_fragment: root.id, _action: 'dismissToast', _csrf: document.body.dataset.napkinCsrf,
+        const hidden = {_tab: document.body.dataset.napkinTab, _fragment: root.id, _action: 'dismissToast', _csrf: document.body.dataset.napkinCsrf,
                         _return: location.pathname, toast: 'none'};
         for (const [name, value] of Object.entries(hidden)) {
           form.append(Object.assign(document.createElement('input'), {type: 'hidden', name, value}));
@@ -284,7 +286,8 @@ def test_bad_name_keeps_typed_text(browser, base_url):
 def test_released_tab_comes_back_live(browser, base_url):
     """A tab the server released while its stream was away (hidden long
     enough, or pushed out by newer tabs) hears 410 when it reconnects: it
-    fetches its page again for a new tab, in place, and is live again."""
+    fetches its page again in place, which brings the tab back, and is live
+    again."""
     driver = browser
     driver.get(base_url + "/")
     login(driver, "Ada")
@@ -303,9 +306,11 @@ def test_released_tab_comes_back_live(browser, base_url):
     WebDriverWait(driver, LIVE_WAIT, poll_frequency=0.1).until(released, message="the server kept the hidden tab")
 
     set_visibility(driver, "visible")
+    # The page asks for itself again; the server brings the tab back (under
+    # its id, or a new one the page then follows).
     WebDriverWait(driver, LIVE_WAIT).until(
-        lambda d: d.execute_script("return document.body.dataset.napkinTab;") not in (old_tab, None),
-        message="the page never adopted a new tab")
+        lambda d: stream_status(base_url, d.execute_script("return document.body.dataset.napkinTab;"), cookie) == 200,
+        message="the tab never came back")
     new_tab = driver.execute_script("return document.body.dataset.napkinTab;")
     assert driver.execute_script("return document.body.dataset.napkinStream;").endswith("tab=" + new_tab)
     assert driver.execute_script(MARKER) == 42, "the tab reloaded"
