@@ -15,7 +15,8 @@
 //      its close button is pressed;
 //   5. when the session is gone (the stream answers 204) it stops and says
 //      so, with a link to reload; when only the tab is gone (410, e.g. after
-//      it was hidden a long time) it fetches the page afresh for a new tab.
+//      it was hidden a long time) it fetches the page again in place, which
+//      brings the tab back, and follows its stream.
 // A link is followed live only for a plain primary click (no modifier key)
 // on an <a href> to this origin, over http(s), without `target` (or with
 // `_self`), without `download`, and not a jump within the page. To make a
@@ -241,9 +242,9 @@
   // CLOSED alone cannot tell "stop for good" from "try later". When the
   // browser has given up, one plain GET of the same URL reads the status:
   // 204 means the session ended; 410 means the server released this tab
-  // (the session lives on), so the page is fetched afresh for a new tab;
-  // anything else (a network error, a 5xx, a 200 stream once more) means
-  // retry with backoff. The probe is aborted as
+  // (the session lives on), so the page is fetched again in place, which
+  // brings the tab back; anything else (a network error, a 5xx, a 200
+  // stream once more) means retry with backoff. The probe is aborted as
   // soon as its headers arrive, so it never holds a stream open, and it runs
   // only after a failure, never on the healthy path.
   async function probe() {
@@ -569,7 +570,8 @@
   const follow = (url) => navigate(url, url.href === location.href ? 'replace' : 'push');
 
   // The server released this tab while its stream was away (a long-hidden
-  // tab): fetch this page again, for a new tab, and follow its stream.
+  // tab): fetch this page again, which brings the tab back (under its id or
+  // a new one), and follow its stream.
   function tabReleased() {
     if (!navigation) navigate(new URL(location.href), 'recover');
   }
