@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "NapkinHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
         .target(name: "NapkinWeb", dependencies: ["napkin", "NapkinHTTP"], swiftSettings: strict),
         .target(name: "NapkinTesting", dependencies: ["napkin", "NapkinWeb", "NapkinHTTP"], swiftSettings: strict),
+        // libhiredis-dev; see Sources/CHiredis/shim.h for why no pkgConfig.
+        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         .executableTarget(
             name: "RibHouse",
             dependencies: ["napkin", "NapkinWeb", "NapkinHTTP"],
