@@ -136,24 +136,23 @@ final class BusSubscriber: Sendable {
 
     private func run() {
         var session = Session()
+        // Waits between attempts double up to `longestBackoff`, and start
+        // over only once a connection has answered: a server that accepts
+        // connections and then fails them (one asking for a password) is
+        // retried at a walk, not in a loop.
         var backoff = Self.firstBackoff
         while !state.withLock({ $0.stopping }) {
-            if session.connection == nil {
-                do {
+            do {
+                if session.connection == nil {
                     session.start(try RedisConnection(configuration))
                     state.withLock { $0.changed = true }
-                    backoff = Self.firstBackoff
-                } catch {
-                    lost(&session)
-                    sleep(for: backoff)
-                    backoff = min(backoff * 2, Self.longestBackoff)
-                    continue
                 }
-            }
-            do {
                 try step(&session)
+                if session.answered { backoff = Self.firstBackoff }
             } catch {
                 lost(&session)
+                sleep(for: backoff)
+                backoff = min(backoff * 2, Self.longestBackoff)
             }
         }
         finish(&session)
@@ -171,9 +170,12 @@ final class BusSubscriber: Sendable {
         var pending: [(waiter: Waiter, target: Int)] = []
         var lastHeard = ContinuousClock.now
         var pingSentAt: ContinuousClock.Instant?
+        /// Whether this connection has answered anything yet.
+        var answered = false
 
         mutating func start(_ connection: RedisConnection) {
             self.connection = connection
+            answered = false
             requested = []
             sent = [:]
             acknowledged = [:]
@@ -198,6 +200,7 @@ final class BusSubscriber: Sendable {
             session.pingSentAt = nil
             while let reply = try connection.bufferedReply() {
                 try handle(reply, &session)
+                session.answered = true
             }
         } else if let sentAt = session.pingSentAt {
             if ContinuousClock.now - sentAt > configuration.commandTimeout {

@@ -8,7 +8,7 @@ import napkin
 /// A small pool of connections to one Redis server.
 ///
 /// Each connection has a thread of its own that makes hiredis's blocking
-/// calls, so ``command(_:)-(String...)`` suspends its caller without holding a thread
+/// calls, so a command suspends its caller without holding a thread
 /// of Swift's cooperative pool. Connections open lazily, on their first
 /// command, within ``RedisConfiguration/connectTimeout``; a command is
 /// answered within ``RedisConfiguration/commandTimeout``.
