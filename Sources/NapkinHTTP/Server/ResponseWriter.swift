@@ -7,8 +7,8 @@ import Glibc
 /// Only called on libmicrohttpd's thread inside the access handler, or while the
 /// connection is suspended — the two moments `MHD_queue_response` is legal.
 enum ResponseWriter {
-    static func queue(_ response: Response, on connection: OpaquePointer, context: RequestContext, core: ServerCore) {
-        let isHead = context.state.withLock { $0.isHead }
+    /// Queues `response`; `isHead` sends its headers (and length) only.
+    static func queue(_ response: Response, on connection: OpaquePointer, isHead: Bool = false, context: RequestContext, core: ServerCore) {
         let mhd: OpaquePointer?
         switch response.body {
         case .bytes(let bytes):
@@ -36,7 +36,11 @@ enum ResponseWriter {
         }
         guard let mhd else { return }
         for (name, value) in response.headers where !HTTPHeaders.same(name, "Content-Length") {
-            MHD_add_response_header(mhd, name, value)
+            // withCString: a short string is copied to the stack, where the
+            // implicit conversion would allocate an array for it.
+            name.withCString { name in
+                value.withCString { value in _ = MHD_add_response_header(mhd, name, value) }
+            }
         }
         if core.stopping.load(ordering: .relaxed) {
             MHD_add_response_header(mhd, "Connection", "close")

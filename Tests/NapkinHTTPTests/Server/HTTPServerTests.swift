@@ -137,3 +137,28 @@ import Testing
         #expect(throws: (any Error).self) { _ = try TestConnection(port: port, timeoutSeconds: 2).request("GET", "/hello") }
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct ImmediateServerTests {
+    @Test func anImmediateRouteIsAnsweredOnTheServerThreadWithNoTask() async throws {
+        let log = LogSink()
+        var router = Router()
+        router.use(AccessLog(sink: log.write))
+        router.get("/now") { _ in
+            // No task at all: the server called the handler from its own thread.
+            // (Under ThreadSanitizer handlers start in a task, as every handler does.)
+            let inTask = withUnsafeCurrentTask { $0 != nil }
+            return .text(inTask ? "task" : "thread")
+        }
+        try await withServer(router) { server in
+            let reply = try await fetch(server.port, "/now")
+            #expect(reply.status == 200)
+            #expect(reply.text == (Callbacks.runsHandlersInline ? "thread" : "task"))
+            let head = try await fetch(server.port, "HEAD", "/now")
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+            #expect(head.header("Content-Length") == String(reply.body.count))
+        }
+        #expect(log.all.count == 2)
+        #expect(log.all.first?.hasPrefix("GET /now 200 ") == true)
+    }
+}
