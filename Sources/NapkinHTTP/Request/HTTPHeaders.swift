@@ -22,8 +22,8 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
             return nil
         }
         set {
-            remove(name: name)
-            if let newValue { fields.append((name: name, value: newValue)) }
+            if contains(name) { remove(name: name) }
+            if let newValue { add(name: name, value: newValue) }
         }
     }
 
@@ -34,6 +34,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// Appends a field, keeping any existing ones of the same name.
     public mutating func add(name: String, value: String) {
+        // A response gathers a few fields one by one (its type, then the
+        // middleware's): room for eight at once instead of growing 1, 2, 4, 8.
+        if fields.count == fields.capacity { fields.reserveCapacity(Swift.max(8, fields.count * 2)) }
         fields.append((name: name, value: value))
     }
 
@@ -56,6 +59,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// ASCII case-insensitive comparison without allocating lowercased copies.
     static func same(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
         var a = a, b = b
         return a.withUTF8 { x in
             b.withUTF8 { y in

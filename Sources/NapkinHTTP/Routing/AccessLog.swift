@@ -34,23 +34,24 @@ public struct AccessLog: FastPathMiddleware {
         let start = ContinuousClock.now
         do {
             let response = try await next(request)
-            log(request, status: response.status.code, bytes: response.byteCount.map(String.init) ?? "-", start: start)
+            log(request, status: response.status.code, bytes: response.byteCount, start: start)
             return response
         } catch let error as HTTPError {
-            log(request, status: error.status.code, bytes: String(error.message.utf8.count), start: start)
+            log(request, status: error.status.code, bytes: error.message.utf8.count, start: start)
             throw error
         } catch {
-            log(request, status: 500, bytes: "-", start: start)
+            log(request, status: 500, bytes: nil, start: start)
             throw error
         }
     }
 
     public func finish(_ request: Request, _ response: Response, startedAt start: ContinuousClock.Instant) -> Response {
-        log(request, status: response.status.code, bytes: response.byteCount.map(String.init) ?? "-", start: start)
+        log(request, status: response.status.code, bytes: response.byteCount, start: start)
         return response
     }
 
-    private func log(_ request: Request, status: Int, bytes: String, start: ContinuousClock.Instant) {
+    /// `bytes` nil (a streamed body, or none known) is logged as `-`.
+    private func log(_ request: Request, status: Int, bytes: Int?, start: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - start
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         if let writer {
@@ -61,13 +62,13 @@ public struct AccessLog: FastPathMiddleware {
                 line.append(0x20)
                 AccessLog.appendDecimal(status, to: &line)
                 line.append(0x20)
-                line.append(contentsOf: bytes.utf8)
+                if let bytes { AccessLog.appendDecimal(bytes, to: &line) } else { line.append(UInt8(ascii: "-")) }
                 line.append(0x20)
                 AccessLog.appendDecimal(Int(micros), to: &line)
                 line.append(contentsOf: [0xC2, 0xB5, 0x73])  // µs
             }
         } else {
-            sink?("\(AccessLog.escape(request.method.rawValue)) \(AccessLog.escape(request.rawPath)) \(status) \(bytes) \(micros)µs")
+            sink?("\(AccessLog.escape(request.method.rawValue)) \(AccessLog.escape(request.rawPath)) \(status) \(bytes.map(String.init) ?? "-") \(micros)µs")
         }
     }
 
