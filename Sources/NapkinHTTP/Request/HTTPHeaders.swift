@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An ordered list of header fields with case-insensitive names.
 ///
 /// Order and repetition are kept (several `Set-Cookie` fields must stay several
@@ -48,6 +54,23 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// Whether a field named `name` is present.
     public func contains(_ name: String) -> Bool {
         fields.contains { HTTPHeaders.same($0.name, name) }
+    }
+
+    /// Whether `other` has the same fields, in the same order, byte for byte.
+    func sameFields(as other: HTTPHeaders) -> Bool {
+        guard fields.count == other.fields.count else { return false }
+        for (a, b) in zip(fields, other.fields) where !HTTPHeaders.identical(a.name, b.name) || !HTTPHeaders.identical(a.value, b.value) {
+            return false
+        }
+        return true
+    }
+
+    /// Byte-for-byte equality (`==` on strings also equates canonically
+    /// equivalent spellings, which are different bytes on the wire).
+    static func identical(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        var a = a, b = b
+        return a.withUTF8 { x in b.withUTF8 { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
     }
 
     /// The number of fields.

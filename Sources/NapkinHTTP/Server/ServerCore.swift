@@ -29,6 +29,9 @@ final class ServerCore: Sendable {
     /// Requests from their first line to libmicrohttpd's completed callback.
     private let liveRequests = Atomic<Int>(0)
 
+    /// Responses built once for answers sent again and again.
+    let responses = ResponseCache()
+
     /// The open connections napkin serves; more are answered 503.
     let connectionLimit: Int
     /// Connections open right now (libmicrohttpd's connection notifications).
