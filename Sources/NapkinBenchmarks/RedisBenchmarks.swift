@@ -14,7 +14,7 @@ import napkin
 /// - per patch: one state change from a `SharedState` in one "process" to
 ///   its subscriber in another, through the bus.
 enum RedisBenchmarks {
-    static let pages = 2_000
+    static let pages = 200
     static let patches = 500
 
     static func run() async throws {
