@@ -527,17 +527,33 @@ def main(argv=None):
     print(f"cluster: Rib House is served on {cluster.url} by {args.count} processes; Ctrl-C stops them all",
           flush=True)
 
+    # A Rib House process that stops on its own is started again, as a
+    # service manager would (its users go on on the others meanwhile); one
+    # that keeps dying is left down. Losing nginx or Redis stops everything.
     status = 0
-    reported = set()
+    restarts = {b.name: [] for b in cluster.backends}
+    given_up = set()
     while not stop_requested:
         for p in cluster.processes():
-            if p.name not in reported and not p.alive():
-                reported.add(p.name)
-                print(f"cluster: {p.name} stopped ({p.describe_exit()}); see {p.stderr_path}", file=sys.stderr,
-                      flush=True)
-                if p is cluster.nginx or p is cluster.redis:
-                    status = 1
-                    stop_requested.append("lost")
+            if p.alive() or p.name in given_up:
+                continue
+            print(f"cluster: {p.name} stopped ({p.describe_exit()}); see {p.stderr_path}", file=sys.stderr,
+                  flush=True)
+            if p is cluster.nginx or p is cluster.redis:
+                status = 1
+                stop_requested.append("lost")
+                break
+            recent = [t for t in restarts[p.name] if time.monotonic() - t < 60]
+            if len(recent) >= 5:
+                print(f"cluster: {p.name} stopped 5 times in a minute; leaving it down", file=sys.stderr, flush=True)
+                given_up.add(p.name)
+                continue
+            restarts[p.name] = [*recent, time.monotonic()]
+            try:
+                p.start()
+                print(f"cluster: {p.name} started again (pid {p.pid})", flush=True)
+            except LaunchError as error:
+                print(f"cluster: {error}", file=sys.stderr, flush=True)
         time.sleep(0.2)
     print("cluster: stopping", flush=True)
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
