@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "NapkinHTTP", targets: ["NapkinHTTP"]),
         .library(name: "NapkinWeb", targets: ["NapkinWeb"]),
         .library(name: "NapkinTesting", targets: ["NapkinTesting"]),
+        .library(name: "NapkinRedis", targets: ["NapkinRedis"]),
         .executable(name: "RibHouse", targets: ["RibHouse"]),
         .executable(name: "NapkinBenchmarks", targets: ["NapkinBenchmarks"]),
     ],
@@ -26,6 +27,9 @@ let package = Package(
         .target(name: "NapkinHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
         .target(name: "NapkinWeb", dependencies: ["napkin", "NapkinHTTP"], swiftSettings: strict),
         .target(name: "NapkinTesting", dependencies: ["napkin", "NapkinWeb", "NapkinHTTP"], swiftSettings: strict),
+        // libhiredis-dev; see Sources/CHiredis/shim.h for why no pkgConfig.
+        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
+        .target(name: "NapkinRedis", dependencies: ["napkin", "NapkinWeb", "CHiredis"], swiftSettings: strict),
         .executableTarget(
             name: "RibHouse",
             dependencies: ["napkin", "NapkinWeb", "NapkinHTTP"],
@@ -45,6 +49,7 @@ let package = Package(
             dependencies: ["napkin", "NapkinWeb", "NapkinHTTP", "NapkinTesting"],
             swiftSettings: strict
         ),
+        .testTarget(name: "NapkinRedisTests", dependencies: ["NapkinRedis", "NapkinWeb"], swiftSettings: strict),
         .testTarget(
             name: "RibHouseTests",
             dependencies: ["RibHouse", "napkin", "NapkinWeb", "NapkinHTTP", "NapkinTesting"],

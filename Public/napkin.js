@@ -2,14 +2,27 @@
 //
 // The server renders every page completely and every form posts normally, so
 // the app works with JavaScript off. This script only enhances:
-//   1. it listens to the session's event stream and swaps patched fragments
-//      in place, keeping focus, caret and typed values where it can;
-//   2. it submits napkin forms with fetch instead of a full page load, and
-//      shows an error the server answers as a toast;
-//   3. it fades out toasts the server renders, and hides one at once when
+//   1. it listens to the tab's event stream and swaps patched fragments in
+//      place, keeping focus, caret and typed values where it can;
+//   2. it submits napkin forms with fetch instead of a full page load, shows
+//      an error the server answers as a toast, and after a successful post
+//      resets the form's typed values to what the server rendered;
+//   3. it follows in-app links live: a click fetches the page for this tab
+//      (the server moves the tab's own napkin tree), swaps it in, and pushes
+//      the address with history.pushState; Back and Forward do the same
+//      without pushing. The stream stays open throughout;
+//   4. it fades out toasts the server renders, and hides one at once when
 //      its close button is pressed;
-//   4. when the session is gone (the stream answers 204) it stops and says
-//      so, with a link to reload.
+//   5. when the session is gone (the stream answers 204) it stops and says
+//      so, with a link to reload; when only the tab is gone (410, e.g. after
+//      it was hidden a long time) it fetches the page again in place, which
+//      brings the tab back, and follows its stream.
+// A link is followed live only for a plain primary click (no modifier key)
+// on an <a href> to this origin, over http(s), without `target` (or with
+// `_self`), without `download`, and not a jump within the page. To make a
+// link, or every link inside an element, do a full page load instead, mark
+// it or the element `data-napkin-reload`:
+//   <a href="/export" data-napkin-reload>Export</a>
 // It follows only paths that resolve to this page's origin.
 // No framework, no build step, no inline script: load with
 //   <script src="/napkin.js" defer></script>
@@ -19,7 +32,10 @@
   const body = document.body;
   if (!body || !window.fetch) return;
 
-  const streamURL = body.dataset.napkinStream;
+  // What the server told this page about its tab; a live navigation may
+  // change all of them (a released tab comes back as a new one).
+  let streamURL = body.dataset.napkinStream;
+  let tabId = body.dataset.napkinTab || '';
   let lastEventId = body.dataset.napkinEventId || '';
 
   // ---------------------------------------------------------------- toasts
@@ -46,7 +62,10 @@
   // server's: its own status message and a close button.
   function toast(text) {
     let box = document.querySelector('.toasts');
-    if (!box) box = body.appendChild(Object.assign(document.createElement('div'), { className: 'toasts' }));
+    if (!box) {
+      box = body.appendChild(Object.assign(document.createElement('div'), { className: 'toasts' }));
+      box.dataset.napkinOwn = '';             // ours: a live navigation keeps it
+    }
     const el = Object.assign(document.createElement('div'), { className: 'toast' });
     const message = Object.assign(document.createElement('p'), { className: 'toast-text', textContent: text });
     message.setAttribute('role', 'status');
@@ -111,9 +130,10 @@
     return tpl.content.firstElementChild;
   }
 
-  // Replaces `old` by the element parsed from `html`, preserving user state.
+  // Replaces `old` by the element parsed from `html` (or by the element
+  // `html`, from another document), preserving user state.
   function swap(old, html) {
-    const fresh = parse(html);
+    const fresh = typeof html === 'string' ? parse(html) : document.adoptNode(html);
     if (!fresh) return;
 
     // Remember the state of the old controls, keyed.
@@ -188,15 +208,43 @@
     return streamURL + (streamURL.includes('?') ? '&' : '?') + 'last-event-id=' + encodeURIComponent(lastEventId);
   }
 
-  const remember = (e) => { if (e.lastEventId) lastEventId = e.lastEventId; };
+  // Patches that arrive while a live navigation is in flight wait for it:
+  // applied at once, one could land on the old page and then be overwritten
+  // by the older copy the navigation brings back.
+  let held = null;
+  // A live navigation's page is as of its event id: patches at or below it
+  // that connections opened before it still deliver are older than the page.
+  // Only theirs: a stream opened later asked the server from the page's id
+  // on, and the server may have started the tab's numbering over (a tab it
+  // had released, brought back under its id). `from` numbers connections.
+  let connections = 0;
+  let staleBefore = 0;        // connections up to this one ...
+  let staleUpTo = 0;          // ... deliver patches up to this id stale
+
+  function onPatch(e, from) {
+    if (from <= staleBefore && e.lastEventId && Number(e.lastEventId) <= staleUpTo) return;
+    if (held) { held.push([e, from]); return; }
+    if (e.lastEventId) lastEventId = e.lastEventId;
+    try { applyPatch(JSON.parse(e.data)); } catch (err) { console.error('napkin: bad patch', err); }
+  }
+
+  // Stops holding patches; applies the held ones unless they belong to a
+  // stream this page no longer follows.
+  function release(apply) {
+    const waiting = held || [];
+    held = null;
+    if (apply) waiting.forEach(([e, from]) => onPatch(e, from));
+  }
 
   // EventSource never shows the status it got. A 204 (napkin's "no such
   // session"), any other non-200 answer, and even a refused or blocked
   // connection all end in `error` with readyState CLOSED in Chromium, so
   // CLOSED alone cannot tell "stop for good" from "try later". When the
   // browser has given up, one plain GET of the same URL reads the status:
-  // 204 means the session ended; anything else (a network error, a 5xx, a
-  // 200 stream once more) means retry with backoff. The probe is aborted as
+  // 204 means the session ended; 410 means the server released this tab
+  // (the session lives on), so the page is fetched again in place, which
+  // brings the tab back; anything else (a network error, a 5xx, a 200
+  // stream once more) means retry with backoff. The probe is aborted as
   // soon as its headers arrive, so it never holds a stream open, and it runs
   // only after a failure, never on the healthy path.
   async function probe() {
@@ -212,7 +260,9 @@
     } catch (_) { /* network trouble: status stays 0 */ }
     abort.abort();
     if (mine !== generation) return;
-    if (status === 204) sessionEnded(); else retry();
+    if (status === 204) sessionEnded();
+    else if (status === 410 && live) tabReleased();
+    else retry();
   }
 
   function connect() {
@@ -230,10 +280,8 @@
       source = null;
       if (gaveUp) probe(); else retry();
     };
-    source.addEventListener('patch', (e) => {
-      remember(e);
-      try { applyPatch(JSON.parse(e.data)); } catch (err) { console.error('napkin: bad patch', err); }
-    });
+    const from = ++connections;
+    source.addEventListener('patch', (e) => onPatch(e, from));
     // The server closes a session's oldest stream when a newer tab opens one
     // past its limit, and says so: reconnecting would only push out another
     // tab in turn, so this tab stops until the reader asks for it again.
@@ -246,6 +294,14 @@
     generation += 1;
     if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; }
     if (source) { source.close(); source = null; }
+  }
+
+  // Starts the stream over, at once, e.g. on another tab's URL (unless the
+  // tab is parked while hidden: it connects when shown).
+  function restartStream() {
+    disconnect();
+    failures = 0;
+    if (!parked && !ended && streamURL && window.EventSource) connect();
   }
 
   // The server no longer knows this session (it restarted, or evicted it):
@@ -317,10 +373,13 @@
     }
     try {
       if (res.status === 204) {
-        // Done; the patches come over the stream. Navigate only when asked to.
+        // Done; the patches come over the stream. What the user typed was
+        // sent: the form shows what the server rendered again.
+        resetAfterPost(form, data);
+        // Navigate only when asked to.
         const to = sameOrigin(res.headers.get('X-Napkin-Location'));
-        if (to) location.assign(to.href);
-        else if (back && back.pathname + back.search !== location.pathname + location.search) location.assign(back.href);
+        if (to) follow(to);
+        else if (back && back.pathname + back.search !== location.pathname + location.search) follow(back);
       } else if (res.type === 'opaqueredirect') {
         // The server answered as it would a plain browser (303): go back.
         // (The redirect's own target is opaque to us, so `_return` decides.)
@@ -345,6 +404,24 @@
     }
   }
 
+  // After a successful post, puts the form's controls back to the values the
+  // server rendered (their defaults). A patch may already have replaced the
+  // form; then its replacement (same fragment and action) is reset, since
+  // the patch carried the typed values over. When that is ambiguous (several
+  // such forms, as with one per list item) nothing is reset.
+  function resetAfterPost(form, data) {
+    let target = form.isConnected ? form : null;
+    if (!target) {
+      const same = Array.from(document.querySelectorAll('form[data-napkin-form]')).filter((f) => {
+        const field = (name) => { const el = f.querySelector('input[name="' + name + '"]'); return el && el.value; };
+        return field('_fragment') === data.get('_fragment') && field('_action') === data.get('_action');
+      });
+      if (same.length === 1) target = same[0];
+    }
+    // Through the prototype: a control named "reset" shadows form.reset.
+    if (target) HTMLFormElement.prototype.reset.call(target);
+  }
+
   document.addEventListener('submit', (e) => {
     const form = e.target;
     if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-napkin-form')) return;
@@ -355,6 +432,178 @@
     const closing = form.closest('.toast');
     if (closing) closing.remove();
     submit(form, e.submitter);
+  });
+
+  // ------------------------------------------------------- live navigation
+
+  // Only with a server that gives each page view a tab (it names it on
+  // <body>) and a browser that has what it takes; otherwise links load pages.
+  const live = !!(tabId && window.history && history.pushState && window.DOMParser && window.AbortController);
+  let navigation = null;                            // the newest one in flight
+  const pathOf = (url) => url.pathname + url.search;
+  let shown = pathOf(location);                     // the page the DOM shows
+
+  // The page's root fragment: the first element child with class napkin and an id.
+  const rootOf = (parent) =>
+    Array.from(parent.children).find((el) => el.classList.contains('napkin') && el.id) || null;
+  // What napkin.js itself put in <body> (the banner, a toast box): a page swap keeps it.
+  const own = (node) => node.nodeType === 1 &&
+    (node.classList.contains('napkin-ended') || node.hasAttribute('data-napkin-own'));
+
+  // Remembers the scroll position in the current history entry, so Back
+  // and Forward (and a reload) can go back to it.
+  function saveScroll() {
+    if (!live || navigation || pathOf(location) !== shown) return;
+    const state = history.state && typeof history.state === 'object' ? history.state : {};
+    try {
+      history.replaceState(Object.assign({}, state, { napkin: true, scroll: [window.scrollX, window.scrollY] }), '', location.href);
+    } catch (_) { /* too many calls: the next one will do */ }
+  }
+
+  // Scrolls to the element the hash names, else to the top.
+  function scrollToHash(hash) {
+    let target = null;
+    if (hash && hash.length > 1) {
+      let name = hash.slice(1);
+      try { name = decodeURIComponent(name); } catch (_) { /* keep it raw */ }
+      target = document.getElementById(name) || document.getElementsByName(name)[0] || null;
+    }
+    if (target) target.scrollIntoView(); else window.scrollTo(0, 0);
+  }
+
+  // Puts the fetched page in place of the shown one. The same root fragment
+  // (the tab's tree, moved) is swapped like a patch, so focus and typed
+  // input survive where the same controls are still there. Otherwise (a new
+  // tab, or a page without a root fragment such as the not-found page) the
+  // body's content is replaced, all but what napkin.js added itself; a root
+  // fragment replacing another still keeps typed input where it can.
+  function showPage(doc) {
+    const fresh = rootOf(doc.body);
+    const old = rootOf(body);
+    if (fresh && old && old.id === fresh.id) { swap(old, fresh); return; }
+    const adopt = (nodes) => nodes.map((n) => document.adoptNode(n));
+    const nodes = Array.from(doc.body.childNodes).filter((n) => !(n.nodeType === 1 && n.tagName === 'SCRIPT'));
+    const inPlace = fresh && old;
+    Array.from(body.childNodes).forEach((n) => { if (!(inPlace && n === old) && !own(n)) n.remove(); });
+    if (inPlace) {
+      const at = nodes.indexOf(fresh);
+      swap(old, fresh);
+      fresh.before(...adopt(nodes.slice(0, at)));
+      fresh.after(...adopt(nodes.slice(at + 1)));
+    } else {
+      const box = body.querySelector(':scope > [data-napkin-own]');
+      adopt(nodes).forEach((n) => body.insertBefore(n, box));
+      armToasts(body);
+    }
+  }
+
+  // Shows `url` in this tab without leaving the page: the server moves this
+  // tab's napkin tree there and answers the whole page, which replaces the
+  // shown one. `how` is 'push' (a click: a new history entry), 'replace'
+  // (the same address again), 'pop' (Back/Forward: the address is already
+  // there; `state` is its entry's) or 'recover' (the server released the
+  // tab: the same address, for a new tab, keeping the scroll). A newer
+  // navigation aborts an older one. Anything but a napkin page (its 404
+  // page is one) loads the URL the plain way instead.
+  async function navigate(url, how, state) {
+    if (!live || ended) { location.assign(url.href); return; }
+    if (navigation) navigation.abort();
+    const mine = navigation = new AbortController();
+    if (!held) held = [];
+    let res = null;
+    let html = null;
+    try {
+      const headers = { Accept: 'text/html' };
+      if (tabId) headers['X-Napkin-Tab'] = tabId;
+      res = await fetch(url.href, { headers, credentials: 'same-origin', cache: 'no-store', signal: mine.signal });
+      const type = res.headers.get('Content-Type') || '';
+      if ((res.ok || res.status === 404) && /^\s*text\/html\b/i.test(type)) html = await res.text();
+    } catch (_) { /* aborted, or network trouble */ }
+    if (navigation !== mine) return;                // a newer one took over
+    navigation = null;
+
+    let final = url;
+    if (res && res.redirected) {
+      final = sameOrigin(res.url);
+      if (final && !final.hash) final.hash = url.hash;
+    }
+    const doc = html !== null && final ? new DOMParser().parseFromString(html, 'text/html') : null;
+    if (!doc || !doc.body || !doc.body.dataset.napkinTab) {   // not a napkin page
+      release(true);
+      location.assign(url.href);                    // let the browser try
+      return;
+    }
+
+    const next = doc.body.dataset;
+    const eventId = Number(res.headers.get('X-Napkin-Event-ID') || next.napkinEventId) || 0;
+    const moved = (next.napkinTab || tabId) !== tabId || (next.napkinStream || streamURL) !== streamURL;
+    if (how === 'push' || how === 'replace') saveScroll();   // the entry we leave
+    showPage(doc);
+    document.title = doc.title;
+    for (const key of ['napkinTab', 'napkinStream', 'napkinCsrf', 'napkinEventId']) {
+      if (next[key] !== undefined) body.dataset[key] = next[key];
+    }
+    tabId = body.dataset.napkinTab || tabId;
+    streamURL = body.dataset.napkinStream || streamURL;
+    // The page is as of event `eventId`: older stream patches are in it.
+    staleBefore = connections;
+    staleUpTo = eventId;
+    lastEventId = eventId ? String(eventId) : '';
+    // Patches held meanwhile are newer, unless they came for the old tab.
+    release(!moved);
+
+    const address = final.href;
+    const entry = Object.assign({}, how === 'pop' ? state : history.state, { napkin: true });
+    if (how === 'push') history.pushState({ napkin: true, scroll: [0, 0] }, '', address);
+    else if (how !== 'pop' || address !== location.href) history.replaceState(entry, '', address);
+    shown = pathOf(final);
+
+    if (how === 'pop' && state && Array.isArray(state.scroll)) window.scrollTo(state.scroll[0], state.scroll[1]);
+    else if (how !== 'recover') scrollToHash(final.hash);
+    saveScroll();
+
+    // A new tab has a new stream; a stream that had failed may work now.
+    if (moved || !source) restartStream();
+  }
+
+  // Where a post's answer leads: live when it can.
+  const follow = (url) => navigate(url, url.href === location.href ? 'replace' : 'push');
+
+  // The server released this tab while its stream was away (a long-hidden
+  // tab): fetch this page again, which brings the tab back (under its id or
+  // a new one), and follow its stream.
+  function tabReleased() {
+    if (!navigation) navigate(new URL(location.href), 'recover');
+  }
+
+  document.addEventListener('click', (e) => {
+    if (!live || ended || e.defaultPrevented || e.button !== 0) return;
+    if (e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;   // a new tab or window, a download
+    const link = e.target instanceof Element && e.target.closest('a[href]');
+    if (!(link instanceof HTMLAnchorElement)) return;
+    const target = link.getAttribute('target');
+    if (target && target.toLowerCase() !== '_self') return;
+    if (link.hasAttribute('download') || link.closest('[data-napkin-reload]')) return;
+    const url = sameOrigin(link.href);
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return;
+    if (url.hash && pathOf(url) === pathOf(location)) return;      // a jump within the page
+    e.preventDefault();
+    follow(url);
+  });
+
+  // Back and Forward between entries of this page: show the entry's page.
+  window.addEventListener('popstate', (e) => {
+    if (!live) return;
+    if (navigation) {                               // the user went elsewhere first
+      navigation.abort();
+      navigation = null;
+      release(true);
+    }
+    if (pathOf(location) === shown) {               // only the hash moved
+      if (!source) restartStream();
+      return;
+    }
+    navigate(new URL(location.href), 'pop', e.state);
   });
 
   // ------------------------------------------------------------------ start
@@ -386,6 +635,22 @@
   }
 
   armToasts(document);
+  if (live) {
+    // napkin restores scroll positions itself, from each entry's state.
+    if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
+    const state = history.state;
+    const nav = performance.getEntriesByType ? performance.getEntriesByType('navigation')[0] : null;
+    if (state && state.napkin && Array.isArray(state.scroll) && nav && (nav.type === 'reload' || nav.type === 'back_forward')) {
+      window.scrollTo(state.scroll[0], state.scroll[1]);
+    }
+    saveScroll();
+    let scrollTimer = null;
+    window.addEventListener('scroll', () => {
+      if (scrollTimer) return;
+      scrollTimer = setTimeout(() => { scrollTimer = null; saveScroll(); }, 200);
+    }, { passive: true });
+    window.addEventListener('pagehide', saveScroll);
+  }
   if (streamURL && window.EventSource) {
     if (document.visibilityState === 'hidden') parked = true; else connect();
     document.addEventListener('visibilitychange', onVisibility);

@@ -11,6 +11,7 @@ enum WebBenchmarks {
         print("\n## Web (NapkinWeb)")
         try await pageThroughput().print()
         try await sessionMemory().print()
+        try await TabBenchmarks.run()
         try await fanOut().print()
     }
 

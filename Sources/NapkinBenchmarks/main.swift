@@ -1,12 +1,13 @@
 import Foundation
 
 // The napkin benchmark executable: `swift run -c release NapkinBenchmarks [suite ...]`.
-// Suites: core, http, web, ribhouse, ribhouse-live (all of them when none is named). Each prints its own table.
+// Suites: core, http, web, tabs, ribhouse, ribhouse-live (all of them when none is named; web includes tabs). Each prints its own table.
 
 let suites: [(name: String, run: @Sendable () async throws -> Void)] = [
     ("core", CoreBenchmarks.run),
     ("http", HTTPBenchmarks.run),
     ("web", WebBenchmarks.run),
+    ("tabs", TabBenchmarks.run),
     ("ribhouse", RibHouseBenchmarks.run),
     ("ribhouse-live", LiveUsersBenchmarks.run),
 ]
@@ -17,6 +18,7 @@ if !unknown.isEmpty {
     print("unknown suite(s): \(unknown.sorted().joined(separator: ", ")); known: \(suites.map(\.name).joined(separator: ", "))")
     exit(2)
 }
-for suite in suites where requested.isEmpty || requested.contains(suite.name) {
+// The web suite prints the tab table too, so "all" skips the tabs suite.
+for suite in suites where requested.isEmpty ? suite.name != "tabs" : requested.contains(suite.name) {
     try await suite.run()
 }

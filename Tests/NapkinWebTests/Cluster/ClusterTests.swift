@@ -58,8 +58,8 @@ struct ClusterTests {
                 running.withLock { $0.removeAll { $0 == name } }
             }
         }
-        let one = LeasedWork(name: "pit", leases: leases, ttl: .milliseconds(300))
-        let two = LeasedWork(name: "pit", leases: leases, ttl: .milliseconds(300))
+        let one = LeasedWork(name: "pit", leases: leases, ttl: .seconds(3))
+        let two = LeasedWork(name: "pit", leases: leases, ttl: .seconds(3))
         one.start(work("one"))
         var starts = started.makeAsyncIterator()
         #expect(await starts.next() == "one")

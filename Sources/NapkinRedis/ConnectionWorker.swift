@@ -1,0 +1,156 @@
+import Dispatch
+import Foundation
+import napkin
+
+/// One connection of a ``RedisClient`` and the thread that owns it. Commands
+/// queue here and run one at a time on that thread, so hiredis's blocking
+/// calls never hold a thread of Swift's cooperative pool; each caller is
+/// resumed through its continuation.
+final class ConnectionWorker: Sendable {
+    private struct Job {
+        let arguments: [[UInt8]]
+        let queuedAt: ContinuousClock.Instant
+        let continuation: CheckedContinuation<RedisReply, any Error>
+    }
+
+    private struct State {
+        var jobs: [Job] = []
+        var head = 0
+        var busy = false
+        var stopping = false
+        var exited = false
+        var exitWaiters: [CheckedContinuation<Void, Never>] = []
+
+        var queued: Int { jobs.count - head }
+
+        mutating func next() -> Job? {
+            guard head < jobs.count else { return nil }
+            let job = jobs[head]
+            head += 1
+            if head > 64 && head * 2 > jobs.count {
+                jobs.removeFirst(head)
+                head = 0
+            }
+            return job
+        }
+    }
+
+    // The queue, shared by callers and the worker thread; a pthread lock
+    // (`Locked`) so ThreadSanitizer sees it.
+    private let state = Locked(State())
+    private let wake = DispatchSemaphore(value: 0)
+    private let configuration: RedisConfiguration
+
+    init(configuration: RedisConfiguration, name: String) {
+        self.configuration = configuration
+        Thread.detachNewThread { [self] in
+            Thread.current.name = name
+            run()
+        }
+    }
+
+    /// Commands queued or running: the client gives new ones to the least loaded.
+    var load: Int { state.withLock { $0.queued + ($0.busy ? 1 : 0) } }
+
+    /// Runs `arguments` on this connection.
+    func run(_ arguments: [[UInt8]]) async throws -> RedisReply {
+        try await withCheckedThrowingContinuation { continuation in
+            let accepted = state.withLock { state -> Bool in
+                guard !state.stopping else { return false }
+                state.jobs.append(Job(arguments: arguments, queuedAt: .now, continuation: continuation))
+                return true
+            }
+            if accepted { wake.signal() } else { continuation.resume(throwing: RedisError.shutDown) }
+        }
+    }
+
+    /// Asks the thread to fail what is queued, close the connection and end.
+    func stop() {
+        state.withLock { $0.stopping = true }
+        wake.signal()
+    }
+
+    /// Stops, and returns once the thread has closed the connection and ended.
+    func stopAndWait() async {
+        stop()
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state -> Bool in
+                if state.exited { return true }
+                state.exitWaiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    // MARK: The worker thread
+
+    private func run() {
+        // Touched only on this thread.
+        var connection: RedisConnection?
+        var lastFailure: (at: ContinuousClock.Instant, error: RedisError)?
+        while true {
+            wake.wait()
+            while true {
+                let (job, stopping) = state.withLock { state -> (Job?, Bool) in
+                    if state.stopping { return (nil, true) }
+                    let job = state.next()
+                    state.busy = job != nil
+                    return (job, false)
+                }
+                if stopping {
+                    connection = nil
+                    finish()
+                    return
+                }
+                guard let job else { break }
+                job.continuation.resume(with: Result {
+                    try execute(job, connection: &connection, lastFailure: &lastFailure)
+                })
+            }
+        }
+    }
+
+    private func execute(
+        _ job: Job,
+        connection: inout RedisConnection?,
+        lastFailure: inout (at: ContinuousClock.Instant, error: RedisError)?
+    ) throws -> RedisReply {
+        if let open = connection, open.isStale { connection = nil }
+        if connection == nil {
+            // A command waits for one connection attempt at most: those
+            // queued before the last attempt failed fail with it, at once.
+            if let failure = lastFailure, job.queuedAt < failure.at { throw failure.error }
+            do {
+                connection = try RedisConnection(configuration)
+                lastFailure = nil
+            } catch let error as RedisError {
+                lastFailure = (.now, error)
+                throw error
+            }
+        }
+        do {
+            return try connection!.command(job.arguments)
+        } catch let error as RedisError {
+            if case .unreachable = error {
+                connection = nil
+                lastFailure = (.now, error)
+            }
+            throw error
+        }
+    }
+
+    private func finish() {
+        let (jobs, waiters) = state.withLock { state -> ([Job], [CheckedContinuation<Void, Never>]) in
+            var jobs: [Job] = []
+            while let job = state.next() { jobs.append(job) }
+            state.busy = false
+            state.exited = true
+            let waiters = state.exitWaiters
+            state.exitWaiters = []
+            return (jobs, waiters)
+        }
+        for job in jobs { job.continuation.resume(throwing: RedisError.shutDown) }
+        for waiter in waiters { waiter.resume() }
+    }
+}

@@ -1,0 +1,53 @@
+/// Where a ``RedisClient`` connects, and how long it waits.
+public struct RedisConfiguration: Sendable, Equatable {
+    /// The server's host name or IP address.
+    public var host: String
+    /// The server's TCP port.
+    public var port: Int
+    /// The logical database (`SELECT`ed on every new connection). Pub/sub
+    /// channels are server-wide in Redis, whatever the database.
+    public var database: Int
+    /// How many connections a ``RedisClient`` keeps (at least one).
+    public var connections: Int
+    /// How long a connection attempt may take before the server counts as
+    /// unreachable.
+    public var connectTimeout: Duration
+    /// How long one command may wait to be sent or answered.
+    public var commandTimeout: Duration
+
+    /// A configuration; every argument has a default (a local Redis).
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = RedisConfiguration.defaultPort,
+        database: Int = 0,
+        connections: Int = 4,
+        connectTimeout: Duration = .milliseconds(250),
+        commandTimeout: Duration = .seconds(2)
+    ) {
+        self.host = host
+        self.port = port
+        self.database = database
+        self.connections = connections
+        self.connectTimeout = connectTimeout
+        self.commandTimeout = commandTimeout
+    }
+
+    /// Redis's standard port, used when a URL names none.
+    public static let defaultPort = 6379
+
+    /// The configuration a URL names: `redis://host`, `redis://host:port` or
+    /// `redis://host:port/db` (port 6379 and database 0 unless given; an
+    /// IPv6 host is written in brackets). Anything else, such as TLS
+    /// (`rediss://`), credentials, a query or a path that is not a database
+    /// number, throws ``RedisError/invalidURL(_:)`` saying why.
+    public init(url: String) throws {
+        let target = try RedisURLParser.parse(url)
+        self.init(host: target.host, port: target.port, database: target.database)
+    }
+
+    /// The configuration's address as a URL (`redis://host:port/db`).
+    public var url: String {
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        return "redis://\(shownHost):\(port)/\(database)"
+    }
+}
