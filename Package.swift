@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "NapkinRedis", dependencies: ["napkin", "NapkinWeb", "CHiredis"], swiftSettings: strict),
         .executableTarget(
             name: "RibHouse",
-            dependencies: ["napkin", "NapkinWeb", "NapkinHTTP"],
+            dependencies: ["napkin", "NapkinWeb", "NapkinHTTP", "NapkinRedis"],
             path: "Examples/RibHouse",
             swiftSettings: strict
         ),
@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "NapkinRedisTests", dependencies: ["NapkinRedis", "NapkinWeb"], swiftSettings: strict),
         .testTarget(
             name: "RibHouseTests",
-            dependencies: ["RibHouse", "napkin", "NapkinWeb", "NapkinHTTP", "NapkinTesting"],
+            dependencies: ["RibHouse", "napkin", "NapkinWeb", "NapkinHTTP", "NapkinTesting", "NapkinRedis"],
             swiftSettings: strict
         ),
     ],

@@ -1,5 +1,7 @@
 import Foundation
 import NapkinHTTP
+import NapkinRedis
+import NapkinWeb
 
 // Rib House: `swift run RibHouse`, then open http://127.0.0.1:8080.
 
@@ -20,11 +22,18 @@ var configuration = RibHouseApp.configuration
 if let timeout = options.newSessionTimeout { configuration.newSessionIdleTimeout = timeout }
 configuration.publicOrigin = options.publicOrigin
 configuration.trustedProxies = options.trustedProxies
+// With Redis, every process shares sessions, announcements and the pit.
+let redis = options.redis.map { RedisClient(configuration: $0) }
+let bus: any MessageBus = redis.map { RedisBus(client: $0) } ?? LocalBus()
+let leases: any LeaseStore = redis.map { RedisLeases(client: $0) } ?? LocalLeases()
+if let redis { configuration.sessionRecords = RedisSessionRecords(client: redis) }
 let ribHouse = RibHouseApp.make(
     configuration: configuration,
     publicDirectory: options.publicDirectory ?? LaunchOptions.defaultPublicDirectory(),
     pitInterval: options.pitInterval,
-    accessLog: options.accessLog)
+    accessLog: options.accessLog,
+    bus: bus,
+    leases: leases)
 let server = HTTPServer(
     configuration: ServerConfiguration(host: options.host, port: options.port),
     responder: ribHouse.router)
@@ -41,5 +50,7 @@ FileHandle.standardOutput.write(Data("Rib House on http://\(options.host):\(serv
 
 try await server.runUntilSignalled()
 await ribHouse.shutdown()
+await (bus as? RedisBus)?.shutdown()
+await redis?.shutdown()
 // The access log is written in batches: write out the last lines.
 AccessLog.flushStandardError()

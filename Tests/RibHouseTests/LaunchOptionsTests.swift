@@ -1,3 +1,4 @@
+import NapkinRedis
 import Testing
 @testable import RibHouse
 
@@ -19,5 +20,17 @@ struct LaunchOptionsTests {
                       "https://ribhouse.example?x=1", ""])
     func badOrigins(origin: String) {
         #expect(throws: LaunchOptions.Invalid.self) { try LaunchOptions(arguments: ["--public-origin", origin], environment: [:]) }
+    }
+
+    @Test("--redis and REDIS_URL take a redis:// URL; anything else is refused with the reason")
+    func redisOption() throws {
+        let options = try LaunchOptions(arguments: ["--redis", "redis://127.0.0.1:6390/2"], environment: [:])
+        #expect(options.redis == RedisConfiguration(host: "127.0.0.1", port: 6390, database: 2))
+        let fromEnvironment = try LaunchOptions(arguments: [], environment: ["REDIS_URL": "redis://10.0.0.5"])
+        #expect(fromEnvironment.redis?.port == 6379)
+        #expect(try LaunchOptions(arguments: [], environment: [:]).redis == nil)
+        for bad in ["http://127.0.0.1", "redis://:pw@127.0.0.1", "rediss://127.0.0.1", "redis://127.0.0.1:99999"] {
+            #expect(throws: LaunchOptions.Invalid.self) { try LaunchOptions(arguments: ["--redis", bad], environment: [:]) }
+        }
     }
 }

@@ -1,11 +1,13 @@
 import Foundation
+import NapkinRedis
 
 /// What `swift run RibHouse` can be told: `--host`, `--port` (or `PORT`),
 /// `--public`, `--pit-interval` in milliseconds (tests speed the pit up), and
 /// `--new-session-timeout` in seconds (how long a session that served one
 /// page and never came back is kept), `--no-access-log`, and behind a proxy
 /// `--public-origin URL` (also `PUBLIC_ORIGIN`) and `--trusted-proxy ADDRESS`
-/// (repeatable).
+/// (repeatable); `--redis URL` (also `REDIS_URL`) keeps sessions, the
+/// announcement bus and the pit in Redis, shared by every process using it.
 struct LaunchOptions: Equatable {
     var host = "127.0.0.1"
     var port = 8080
@@ -14,6 +16,9 @@ struct LaunchOptions: Equatable {
     var newSessionTimeout: Duration?
     /// `--no-access-log`: no line per request on standard error.
     var accessLog = true
+    /// Where sessions, the bus and the pit's lease live (`redis://host:port/db`);
+    /// this process alone when `nil`.
+    var redis: RedisConfiguration?
     /// The origin browsers use, when a proxy does not pass `Host` on.
     var publicOrigin: String?
     /// Proxies whose `X-Forwarded-Host`/`-Proto` are believed.
@@ -22,7 +27,7 @@ struct LaunchOptions: Equatable {
     var showHelp = false
 
     static let usage = "usage: RibHouse [--host H] [--port P] [--public DIR] [--pit-interval MS] [--new-session-timeout SECONDS] [--no-access-log] "
-        + "[--public-origin URL] [--trusted-proxy ADDRESS]…"
+        + "[--public-origin URL] [--trusted-proxy ADDRESS]… [--redis redis://HOST:PORT/DB]"
 
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -35,6 +40,9 @@ struct LaunchOptions: Equatable {
         }
         if let origin = environment["PUBLIC_ORIGIN"], !origin.isEmpty {
             publicOrigin = try Self.origin(origin)
+        }
+        if let url = environment["REDIS_URL"], !url.isEmpty {
+            redis = try Self.redis(url)
         }
         var remaining = arguments[...]
         while let flag = remaining.popFirst() {
@@ -52,6 +60,7 @@ struct LaunchOptions: Equatable {
             case "--port": port = try Self.port(value)
             case "--public": publicDirectory = value
             case "--public-origin": publicOrigin = try Self.origin(value)
+            case "--redis": redis = try Self.redis(value)
             case "--trusted-proxy": trustedProxies.insert(value)
             case "--new-session-timeout":
                 guard let seconds = Int(value), seconds > 0 else { throw Invalid(description: "--new-session-timeout takes seconds") }
@@ -61,6 +70,14 @@ struct LaunchOptions: Equatable {
                 pitInterval = .milliseconds(ms)
             default: throw Invalid(description: "unknown option \(flag)")
             }
+        }
+    }
+
+    private static func redis(_ url: String) throws -> RedisConfiguration {
+        do {
+            return try RedisConfiguration(url: url)
+        } catch {
+            throw Invalid(description: "--redis: \(error)")
         }
     }
 
