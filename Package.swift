@@ -38,7 +38,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "NapkinBenchmarks",
-            dependencies: ["napkin", "NapkinHTTP", "NapkinWeb", "NapkinTesting"],
+            dependencies: ["napkin", "NapkinHTTP", "NapkinWeb", "NapkinTesting", "NapkinRedis"],
             exclude: ["Floor"],
             swiftSettings: strict
         ),

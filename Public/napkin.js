@@ -34,6 +34,11 @@
 
   // What the server told this page about its tab; a live navigation may
   // change all of them (a released tab comes back as a new one).
+  // Tell the server this browser runs napkin's client: each page load is
+  // then a tab of its own (a browser without it keeps to one tab).
+  document.cookie = 'napkin_js=1; path=/; max-age=31536000; SameSite=Lax' +
+    (location.protocol === 'https:' ? '; Secure' : '');
+
   let streamURL = body.dataset.napkinStream;
   let tabId = body.dataset.napkinTab || '';
   let lastEventId = body.dataset.napkinEventId || '';

@@ -96,13 +96,14 @@ enum BenchApp {
     }
 
     /// The app and its router, with a plain-text route beside the pages.
-    static func make(maxSessions: Int = 100_000, maxTabsPerSession: Int = 16)
-        -> (app: NapkinApp, router: NapkinHTTP.Router, component: BenchComponent)
-    {
+    static func make(
+        maxSessions: Int = 100_000, maxTabsPerSession: Int = 16,
+        sessionRecords: any SessionRecordStore = InMemorySessionRecords()
+    ) -> (app: NapkinApp, router: NapkinHTTP.Router, component: BenchComponent) {
         let component = BenchComponent()
         let configuration = NapkinConfiguration(
             layout: PageLayout(title: "Bench", stylesheets: ["/bench.css"]), maxSessions: maxSessions,
-            maxTabsPerSession: maxTabsPerSession)
+            maxTabsPerSession: maxTabsPerSession, sessionRecords: sessionRecords)
         let app = NapkinApp(component: component, configuration: configuration) { component in
             let presenter = BenchPresenter()
             let viewController = BenchViewController(presenter: presenter, title: "Shell", items: ["Welcome back, Ada"], slots: ["main"])

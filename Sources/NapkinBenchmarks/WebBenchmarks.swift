@@ -102,7 +102,7 @@ enum WebBenchmarks {
             "One app-wide change patched into \(sessions) sessions, each with an open event stream (in-process)",
             columns: ["round", "p50 (ms)", "p99 (ms)", "max (ms)", "target p99", "result"])
         let (app, router, component) = BenchApp.make()
-        var tabs: [AsyncThrowingStream<[UInt8], any Error>] = []
+        var tabs: [Channel<[UInt8]>] = []
         tabs.reserveCapacity(sessions)
         for _ in 0..<sessions {
             let client = TestClient(inProcess: router)
@@ -110,7 +110,7 @@ enum WebBenchmarks {
             let cookie = "napkin_session=\(await client.sessionID ?? "")"
             let response = try await router.respond(
                 to: Request(method: .get, target: WebSession.eventsPath, headers: ["Cookie": cookie, "Last-Event-ID": "0"]))
-            guard case .stream(let body) = response.body else { preconditionFailure("the event stream has no body") }
+            guard case .channel(let body) = response.body else { preconditionFailure("the event stream has no body") }
             tabs.append(body)
         }
         let arrivals = Locked<[Double]>([])
@@ -121,9 +121,8 @@ enum WebBenchmarks {
         let markers = (0...rounds).map { Array("Reading: \($0 * 7 + 1)°F".utf8) }
         let readers = tabs.map { body in
             Task.detached {
-                var iterator = body.makeAsyncIterator()
                 for marker in markers {
-                    while let chunk = try? await iterator.next() {
+                    while let chunk = try? await body.next() {
                         if chunk.firstRange(of: marker) != nil { break }
                     }
                     let elapsed = (clock.now - start.withLock { $0 }).seconds * 1000
@@ -145,6 +144,7 @@ enum WebBenchmarks {
                 fmt(latencies.max() ?? 0, 1), "<= 1000", round == 0 ? "-" : verdict(p99 <= 1000))
         }
         for reader in readers { reader.cancel() }
+        for tab in tabs { tab.cancel() }
         await app.shutdown()
         return table
     }

@@ -1,13 +1,14 @@
 import Foundation
 
 // The napkin benchmark executable: `swift run -c release NapkinBenchmarks [suite ...]`.
-// Suites: core, http, web, tabs, ribhouse, ribhouse-live (all of them when none is named; web includes tabs). Each prints its own table.
+// Suites: core, http, web, tabs, redis, ribhouse, ribhouse-live (all of them when none is named; web includes tabs). Each prints its own table.
 
 let suites: [(name: String, run: @Sendable () async throws -> Void)] = [
     ("core", CoreBenchmarks.run),
     ("http", HTTPBenchmarks.run),
     ("web", WebBenchmarks.run),
     ("tabs", TabBenchmarks.run),
+    ("redis", RedisBenchmarks.run),
     ("ribhouse", RibHouseBenchmarks.run),
     ("ribhouse-live", LiveUsersBenchmarks.run),
 ]

@@ -1110,7 +1110,8 @@ def test_11_tab_flood(server, user, attack, record):
     junk_ids = ["", "x", "0" * 32, "f" * 31, "g" * 32, "../" * 50, "%00" * 10, "\u00ff" * 40, "a" * 8000]
     counts = {"pages": 0, "navigations": 0, "bad": [], "errors": []}
     lock = threading.Lock()
-    cookie = {"Cookie": f"napkin_session={user.cookie}", "Accept": "text/html"}
+    # As a browser running napkin.js (its cookie): every page load is a new tab.
+    cookie = {"Cookie": f"napkin_session={user.cookie}; napkin_js=1", "Accept": "text/html"}
 
     def worker(n):
         conn = server.connection(timeout=10)

@@ -298,9 +298,11 @@ def test_released_tab_comes_back_live(browser, base_url):
     # Once the stream is given back, newer page views of the session push
     # this tab past the session's tab limit: it is released.
     cookie = "napkin_session=" + driver.get_cookie("napkin_session")["value"]
+    # As page loads of a browser running napkin.js (its cookie), each opens a tab.
+    loads = cookie + "; napkin_js=1"
 
     def released(_):
-        status, _, _ = http(base_url + "/", headers={"Cookie": cookie, "Accept": "text/html"})
+        status, _, _ = http(base_url + "/", headers={"Cookie": loads, "Accept": "text/html"})
         assert status == 200
         return stream_status(base_url, old_tab, cookie) == 410
     WebDriverWait(driver, LIVE_WAIT, poll_frequency=0.1).until(released, message="the server kept the hidden tab")

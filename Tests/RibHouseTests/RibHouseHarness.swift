@@ -53,9 +53,11 @@ final class RibHouseHarness {
 
     var pitService: PitService { ribHouse.pitService }
 
-    /// A new browser, in the harness's mode.
-    func client() -> TestClient {
-        server.map { TestClient(live: $0.port) } ?? TestClient(inProcess: ribHouse.router)
+    /// A new browser, in the harness's mode; with `javascript: false`, one
+    /// without napkin's client.
+    func client(javascript: Bool = true) -> TestClient {
+        server.map { TestClient(live: $0.port, javascript: javascript) }
+            ?? TestClient(inProcess: ribHouse.router, javascript: javascript)
     }
 
     /// Moves the pit one tick and returns once every subscriber (headers,

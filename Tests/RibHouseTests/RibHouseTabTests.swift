@@ -2,6 +2,7 @@ import NapkinHTTP
 import NapkinTesting
 import NapkinWeb
 import Testing
+import napkin
 @testable import RibHouse
 
 /// Tabs of one session: each keeps its own page and its own live updates;
@@ -144,6 +145,24 @@ struct RibHouseTabTests {
         let id = try #require(await guest.sessionID)
         let session = try #require(harness.ribHouse.app.session(id: id))
         #expect(session.tabs.count == 1)
+        await harness.stop()
+    }
+
+    @Test("a browser without JavaScript keeps to one tab: what reached it meanwhile is on its next page",
+          arguments: RibHouseHarness.Mode.allCases)
+    func withoutJavaScriptOneTab(mode: RibHouseHarness.Mode) async throws {
+        let harness = try await RibHouseHarness.start(mode, ticking: false)
+        let guest = harness.client(javascript: false)
+        let menu = try await guest.submit(try await guest.get("/"), button: loginButton, fields: ["name": "Ada"])
+        await guest.forgetTab()
+        let (_, report) = await Settlement.run(timeout: .seconds(10)) {
+            try? await harness.ribHouse.component.sharedAnnouncements.send(Announcement(validating: "Brisket is out"))
+        }
+        #expect(report.settled)
+        await guest.forgetTab()
+        let next = try await guest.get("/pit")
+        #expect(next.text.contains("Brisket is out"))
+        #expect(next.tabID == menu.tabID)
         await harness.stop()
     }
 

@@ -32,10 +32,12 @@ struct RibHouseAPI: Sendable {
         router.get("/api/menu") { [menu] _ in
             try .json(await menu())
         }
-        router.get("/api/pit") { [pitService] _ in
-            // Encoded once per tick, not per request.
+        // Encoded once per tick, not per request; with nothing to await it
+        // is answered at once, on the server's own thread.
+        let pit: ImmediateHandler = { [pitService] _ in
             Response(status: .ok, headers: ["Content-Type": "application/json; charset=utf-8"], body: .bytes(pitService.currentJSON))
         }
+        router.get("/api/pit", pit)
         router.post("/api/announcements") { [announcements] request in
             // JSON only. A form-encoded, text/plain or multipart post is a
             // "simple" request any website can make from a visitor's browser

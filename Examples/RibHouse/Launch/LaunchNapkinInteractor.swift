@@ -85,6 +85,10 @@ final actor LaunchNapkinInteractor:
         await presenter.present(toast: toast)
         // Bound to the active scope: a session torn down takes its timers along.
         let timer = task { [weak self] in
+            // From here it only waits for time, which napkin cannot see:
+            // whoever waits for this announcement to settle need not wait
+            // for the toast to expire.
+            Settlement.awaitingInput()
             guard (try? await Task.sleep(for: Self.toastLifetime)) != nil else { return }
             await self?.expire(toast.id)
         }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An ordered list of header fields with case-insensitive names.
 ///
 /// Order and repetition are kept (several `Set-Cookie` fields must stay several
@@ -22,8 +28,8 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
             return nil
         }
         set {
-            remove(name: name)
-            if let newValue { fields.append((name: name, value: newValue)) }
+            if contains(name) { remove(name: name) }
+            if let newValue { add(name: name, value: newValue) }
         }
     }
 
@@ -34,6 +40,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// Appends a field, keeping any existing ones of the same name.
     public mutating func add(name: String, value: String) {
+        // A response gathers a few fields one by one (its type, then the
+        // middleware's): room for eight at once instead of growing 1, 2, 4, 8.
+        if fields.count == fields.capacity { fields.reserveCapacity(Swift.max(8, fields.count * 2)) }
         fields.append((name: name, value: value))
     }
 
@@ -47,6 +56,23 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         fields.contains { HTTPHeaders.same($0.name, name) }
     }
 
+    /// Whether `other` has the same fields, in the same order, byte for byte.
+    func sameFields(as other: HTTPHeaders) -> Bool {
+        guard fields.count == other.fields.count else { return false }
+        for (a, b) in zip(fields, other.fields) where !HTTPHeaders.identical(a.name, b.name) || !HTTPHeaders.identical(a.value, b.value) {
+            return false
+        }
+        return true
+    }
+
+    /// Byte-for-byte equality (`==` on strings also equates canonically
+    /// equivalent spellings, which are different bytes on the wire).
+    static func identical(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        var a = a, b = b
+        return a.withUTF8 { x in b.withUTF8 { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
+    }
+
     /// The number of fields.
     public var count: Int { fields.count }
 
@@ -56,6 +82,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// ASCII case-insensitive comparison without allocating lowercased copies.
     static func same(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
         var a = a, b = b
         return a.withUTF8 { x in
             b.withUTF8 { y in

@@ -58,21 +58,20 @@ public struct Request: Sendable {
     static func parseTarget(_ target: String) -> (raw: String, path: String, query: [String: String]) {
         // Searched as bytes: a `?` or `#` followed by a combining mark is not
         // that Character, but it is still the delimiter.
-        var raw = Substring(target)
-        var queryPart: Substring = ""
-        if let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            raw = Substring(target.utf8[..<q])
-            queryPart = Substring(target.utf8[target.utf8.index(after: q)...])
-        }
-        if let hash = raw.utf8.firstIndex(of: UInt8(ascii: "#")) { raw = Substring(raw.utf8[..<hash]) }
-        let path = URLEncoding.decodeLenient(raw.utf8)
+        let utf8 = target.utf8
+        let q = utf8.firstIndex(of: UInt8(ascii: "?"))
+        var rawEnd = q ?? utf8.endIndex
+        if let hash = utf8[..<rawEnd].firstIndex(of: UInt8(ascii: "#")) { rawEnd = hash }
+        // The common target, a plain path: the same string three times over.
+        let raw = rawEnd == utf8.endIndex ? target : String(Substring(utf8[..<rawEnd]))
+        let path = raw.utf8.contains(UInt8(ascii: "%")) ? URLEncoding.decodeLenient(Substring(raw).utf8) : raw
         var query: [String: String] = [:]
-        if !queryPart.isEmpty {
-            for pair in queryPart.utf8.split(separator: UInt8(ascii: "&")) {
+        if let q {
+            for pair in utf8[utf8.index(after: q)...].split(separator: UInt8(ascii: "&")) {
                 let fields = (try? URLEncoding.parseForm(pair)) ?? []
                 for field in fields { query[field.name] = field.value }
             }
         }
-        return (String(raw), path, query)
+        return (raw, path, query)
     }
 }

@@ -7,7 +7,7 @@ public enum ResponseBody: Sendable {
     case bytes([UInt8])
     /// Chunks sent as they arrive (chunked encoding). When the client goes away
     /// the server stops iterating, which fires the stream's `onTermination`.
-    case stream(AsyncThrowingStream<[UInt8], any Error>)
+    indirect case stream(AsyncThrowingStream<[UInt8], any Error>)
     /// Chunks pulled from a channel as the client takes them (chunked
     /// encoding). The channel terminates however the body ends — sent,
     /// client gone, response discarded, server shutdown — so its termination

@@ -34,69 +34,121 @@ public struct AccessLog: FastPathMiddleware {
         let start = ContinuousClock.now
         do {
             let response = try await next(request)
-            log(request, status: response.status.code, bytes: response.byteCount.map(String.init) ?? "-", start: start)
+            log(request, status: response.status.code, bytes: response.byteCount, start: start)
             return response
         } catch let error as HTTPError {
-            log(request, status: error.status.code, bytes: String(error.message.utf8.count), start: start)
+            log(request, status: error.status.code, bytes: error.message.utf8.count, start: start)
             throw error
         } catch {
-            log(request, status: 500, bytes: "-", start: start)
+            log(request, status: 500, bytes: nil, start: start)
             throw error
         }
     }
 
     public func finish(_ request: Request, _ response: Response, startedAt start: ContinuousClock.Instant) -> Response {
-        log(request, status: response.status.code, bytes: response.byteCount.map(String.init) ?? "-", start: start)
+        log(request, status: response.status.code, bytes: response.byteCount, start: start)
         return response
     }
 
-    private func log(_ request: Request, status: Int, bytes: String, start: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - start
-        let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
-        if let writer {
-            writer.append { line in
-                AccessLog.appendEscaped(request.method.rawValue, to: &line)
-                line.append(0x20)
-                AccessLog.appendEscaped(request.rawPath, to: &line)
-                line.append(0x20)
-                AccessLog.appendDecimal(status, to: &line)
-                line.append(0x20)
-                line.append(contentsOf: bytes.utf8)
-                line.append(0x20)
-                AccessLog.appendDecimal(Int(micros), to: &line)
-                line.append(contentsOf: [0xC2, 0xB5, 0x73])  // µs
-            }
-        } else {
-            sink?("\(AccessLog.escape(request.method.rawValue)) \(AccessLog.escape(request.rawPath)) \(status) \(bytes) \(micros)µs")
-        }
-    }
-
-    /// ``escape(_:)``'s bytes, appended.
-    static func appendEscaped(_ text: String, to line: inout [UInt8]) {
-        let utf8 = text.utf8
-        if utf8.count <= maxLoggedPath, utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C }) {
-            line.append(contentsOf: utf8)
-        } else {
-            line.append(contentsOf: escape(text).utf8)
-        }
-    }
-
-    static func appendDecimal(_ value: Int, to line: inout [UInt8]) {
-        guard value > 0 else {
-            if value == 0 { line.append(0x30) } else { line.append(contentsOf: String(value).utf8) }
+    /// `bytes` nil (a streamed body, or none known) is logged as `-`.
+    private func log(_ request: Request, status: Int, bytes: Int?, start: ContinuousClock.Instant) {
+        let (seconds, attoseconds) = (ContinuousClock.now - start).components
+        let micros = Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000)
+        guard let writer else {
+            sink?("\(AccessLog.escape(request.method.rawValue)) \(AccessLog.escape(request.rawPath)) \(status) \(bytes.map(String.init) ?? "-") \(micros)µs")
             return
         }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while rest > 0 {
-                buffer[19 - count] = UInt8(0x30 + rest % 10)
-                rest /= 10
-                count += 1
+        var method = request.method.rawValue, path = request.rawPath
+        method.withUTF8 { method in
+            path.withUTF8 { path in
+                guard AccessLog.isPlain(method), AccessLog.isPlain(path) else {
+                    writer.append { line in
+                        line.append(contentsOf: AccessLog.escape(request.method.rawValue).utf8)
+                        line.append(0x20)
+                        line.append(contentsOf: AccessLog.escape(request.rawPath).utf8)
+                        AccessLog.appendNumbers(status: status, bytes: bytes, micros: micros, to: &line)
+                    }
+                    return
+                }
+                // The usual line, built on the stack and copied into the
+                // writer's buffer at once: the lock is held for one copy.
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: method.count + path.count + 2 + AccessLog.numbersCapacity) { line in
+                    var end = AccessLog.put(method, at: 0, in: line)
+                    line[end] = 0x20
+                    end = AccessLog.put(path, at: end + 1, in: line)
+                    end = AccessLog.putNumbers(status: status, bytes: bytes, micros: micros, at: end, in: line)
+                    writer.append(UnsafeBufferPointer(rebasing: line[..<end]))
+                }
             }
-            line.append(contentsOf: buffer[(20 - count)...])
+        }
+    }
+
+    /// Whether `text` goes into a line as it is: short, printable ASCII, no `\`.
+    private static func isPlain(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        text.count <= maxLoggedPath && text.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C }
+    }
+
+    /// The most bytes ``putNumbers(status:bytes:micros:at:in:)`` writes:
+    /// three spaces, three decimal `Int`s (or `-`) and `µs`.
+    private static let numbersCapacity = 3 + 3 * 20 + 3
+
+    /// ` <status> <bytes or -> <micros>µs`, appended.
+    private static func appendNumbers(status: Int, bytes: Int?, micros: Int, to line: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: numbersCapacity) { buffer in
+            let end = putNumbers(status: status, bytes: bytes, micros: micros, at: 0, in: buffer)
+            line.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<end]))
+        }
+    }
+
+    /// Writes ` <status> <bytes or -> <micros>µs` at `start`; returns the end.
+    private static func putNumbers(status: Int, bytes: Int?, micros: Int, at start: Int, in line: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        line[start] = 0x20
+        var end = putDecimal(status, at: start + 1, in: line)
+        line[end] = 0x20
+        if let bytes {
+            end = putDecimal(bytes, at: end + 1, in: line)
+        } else {
+            line[end + 1] = UInt8(ascii: "-")
+            end += 2
+        }
+        line[end] = 0x20
+        end = putDecimal(micros, at: end + 1, in: line)
+        line[end] = 0xC2; line[end + 1] = 0xB5; line[end + 2] = 0x73  // µs
+        return end + 3
+    }
+
+    private static func put(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, in line: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress, let target = line.baseAddress else { return start }
+        (target + start).update(from: base, count: bytes.count)
+        return start + bytes.count
+    }
+
+    /// Writes `value` in decimal at `start` (at most 20 bytes); returns the end.
+    private static func putDecimal(_ value: Int, at start: Int, in line: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var magnitude = value.magnitude
+        var end = start
+        if value < 0 {
+            line[end] = UInt8(ascii: "-")
+            end += 1
+        }
+        var digits = 1
+        var probe = magnitude
+        while probe >= 10 { probe /= 10; digits += 1 }
+        end += digits
+        var index = end
+        repeat {
+            index -= 1
+            line[index] = UInt8(0x30 + magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        return end
+    }
+
+    /// `value` in decimal, appended.
+    static func appendDecimal(_ value: Int, to line: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            let end = putDecimal(value, at: 0, in: buffer)
+            line.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<end]))
         }
     }
 

@@ -4,10 +4,29 @@
 /// middleware) happens above it, so the server stays a thin bridge.
 public protocol HTTPResponder: Sendable {
     func respond(to request: Request) async throws -> Response
+
+    /// The response when it can be given at once, without awaiting anything,
+    /// or nil to go through ``respond(to:)``.
+    ///
+    /// ``HTTPServer`` asks this first, on its own thread, and sends a non-nil
+    /// answer with no task and no thread hop. An answer must be what
+    /// ``respond(to:)`` would have given. The default is nil.
+    func respondImmediately(to request: Request) -> Response?
+}
+
+extension HTTPResponder {
+    /// Nil: every request goes through ``respond(to:)``.
+    public func respondImmediately(to request: Request) -> Response? { nil }
 }
 
 /// A route handler: a request in, a response out (or an error, mapped by middleware or the server).
 public typealias HTTPHandler = @Sendable (Request) async throws -> Response
+
+/// A route handler that answers at once from what it already has (cached
+/// bytes, a snapshot): it neither awaits nor throws, so ``Router`` can answer
+/// with it on the server's own thread. A route closure that neither awaits
+/// nor throws is one.
+public typealias ImmediateHandler = @Sendable (Request) -> Response
 
 /// Code that wraps every request: logging, error mapping, authentication, headers.
 ///
@@ -16,8 +35,9 @@ public protocol Middleware: Sendable {
     func respond(to request: Request, next: HTTPHandler) async throws -> Response
 }
 
-/// Middleware that can also finish a response the router's fast path made
-/// (``Router/fastPath(_:)``) without the asynchronous chain: an access log
+/// Middleware that can also finish a response the router's fast path
+/// (``Router/fastPath(_:)``) or an immediate route (an ``ImmediateHandler``)
+/// made, without the asynchronous chain: an access log
 /// logs it, a header middleware adds its headers. Conform only when
 /// `finish` does for such a response all that `respond(to:next:)` would.
 public protocol FastPathMiddleware: Middleware {

@@ -77,7 +77,12 @@ public final class LogWriter: Sendable {
     /// more than `maxBufferedBytes` are already waiting.
     public func write(_ line: String) {
         var line = line
-        line.withUTF8 { bytes in append { $0.append(contentsOf: bytes) } }
+        line.withUTF8 { append($0) }
+    }
+
+    /// Queues one line of `bytes` (a newline is added).
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        append { $0.append(contentsOf: bytes) }
     }
 
     /// Queues one line that `build` appends to the buffer in place (a

@@ -23,27 +23,40 @@ struct RoutePattern: Sendable {
         self.segments = segments
     }
 
-    /// Matches path components; returns the captured parameters, or nil.
-    func match(_ components: [Substring]) -> [String: String]? {
+    /// Matches a path's components (split at the `/` byte, empty ones
+    /// skipped); returns the captured parameters, or nil. Nothing is
+    /// allocated for a path that does not match, nor for one without
+    /// parameters.
+    func match(path: String) -> [String: String]? {
+        let utf8 = path.utf8
+        var position = utf8.startIndex
+        /// The next component's bytes, or nil past the last.
+        func next() -> Substring.UTF8View? {
+            while position < utf8.endIndex, utf8[position] == UInt8(ascii: "/") { position = utf8.index(after: position) }
+            guard position < utf8.endIndex else { return nil }
+            let start = position
+            while position < utf8.endIndex, utf8[position] != UInt8(ascii: "/") { position = utf8.index(after: position) }
+            return utf8[start..<position]
+        }
         var parameters: [String: String] = [:]
-        var index = 0
         for segment in segments {
             switch segment {
             case .wildcard:
-                parameters["*"] = components[index...].joined(separator: "/")
+                var rest: [Substring] = []
+                while let component = next() { rest.append(Substring(component)) }
+                parameters["*"] = rest.joined(separator: "/")
                 return parameters
             case .literal(let text):
                 // Byte for byte: String equality would also let a canonically
                 // equivalent spelling (`e` + U+0301 for `é`, U+212A for `K`) through.
-                guard index < components.count, components[index].utf8.elementsEqual(text.utf8) else { return nil }
+                guard let component = next(), component.elementsEqual(text.utf8) else { return nil }
             case .parameter(let name):
-                // A component split off as Characters can still hold a `/` byte
-                // (`/` + U+0301 is one Character); a parameter never may.
-                guard index < components.count, !components[index].utf8.contains(UInt8(ascii: "/")) else { return nil }
-                parameters[name] = String(components[index])
+                // Split at the byte, a component never holds a `/`, even where
+                // `/` and a combining mark after it make one Character.
+                guard let component = next() else { return nil }
+                parameters[name] = String(Substring(component))
             }
-            index += 1
         }
-        return index == components.count ? parameters : nil
+        return next() == nil ? parameters : nil
     }
 }

@@ -11,6 +11,9 @@ public struct Router: HTTPResponder {
         let method: HTTPMethod
         let pattern: RoutePattern
         let handler: HTTPHandler
+        /// The handler as registered, for a route registered with one that
+        /// answers at once; `handler` calls it.
+        var immediate: ImmediateHandler?
     }
 
     private var routes: [Route] = []
@@ -18,6 +21,9 @@ public struct Router: HTTPResponder {
     private var fallbackResponder: (any HTTPResponder)?
     private var fastResponder: (@Sendable (Request) -> Response?)?
     private var chain: HTTPHandler
+    /// The fast path and the immediate routes, finished by the middleware;
+    /// nil when there are none or a middleware cannot finish synchronously.
+    private var immediateResponder: (@Sendable (Request) -> Response?)?
 
     /// An empty router: every request is a 404 until routes are added.
     public init() {
@@ -31,6 +37,22 @@ public struct Router: HTTPResponder {
         rebuild()
     }
 
+    /// Registers `handler`, which answers at once, for `method` on `pattern`;
+    /// earlier registrations win.
+    ///
+    /// A closure that neither awaits nor throws is such a handler, so
+    /// `router.get("/health") { _ in .text("ok") }` lands here. When every
+    /// middleware is a ``FastPathMiddleware``, ``HTTPServer`` answers these
+    /// routes on its own thread, with no task and no thread hop (see
+    /// ``respondImmediately(to:)``); otherwise they run through the chain like
+    /// any handler. Meant for answers at hand: bytes encoded when they last
+    /// changed, a snapshot behind a lock. Keep them short: the thread they run
+    /// on serves other connections.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping ImmediateHandler) {
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: { handler($0) }, immediate: handler))
+        rebuild()
+    }
+
     /// Routes `GET` (and so `HEAD`) requests matching `pattern` to `handler`.
     public mutating func get(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.get, pattern, handler) }
     /// Routes `POST` requests matching `pattern` to `handler`.
@@ -41,6 +63,24 @@ public struct Router: HTTPResponder {
     public mutating func patch(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.patch, pattern, handler) }
     /// Routes `DELETE` requests matching `pattern` to `handler`.
     public mutating func delete(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.delete, pattern, handler) }
+
+    /// Routes `GET` (and so `HEAD`) requests matching `pattern` to `handler`,
+    /// which answers at once (an ``ImmediateHandler``, see ``on(_:_:_:)``).
+    ///
+    /// ```swift
+    /// router.get("/api/pit") { _ in
+    ///     Response(headers: ["Content-Type": "application/json"], body: .bytes(pit.currentJSON))
+    /// }
+    /// ```
+    public mutating func get(_ pattern: String, _ handler: @escaping ImmediateHandler) { on(.get, pattern, handler) }
+    /// Routes `POST` requests matching `pattern` to `handler`, which answers at once.
+    public mutating func post(_ pattern: String, _ handler: @escaping ImmediateHandler) { on(.post, pattern, handler) }
+    /// Routes `PUT` requests matching `pattern` to `handler`, which answers at once.
+    public mutating func put(_ pattern: String, _ handler: @escaping ImmediateHandler) { on(.put, pattern, handler) }
+    /// Routes `PATCH` requests matching `pattern` to `handler`, which answers at once.
+    public mutating func patch(_ pattern: String, _ handler: @escaping ImmediateHandler) { on(.patch, pattern, handler) }
+    /// Routes `DELETE` requests matching `pattern` to `handler`, which answers at once.
+    public mutating func delete(_ pattern: String, _ handler: @escaping ImmediateHandler) { on(.delete, pattern, handler) }
 
     /// Adds middleware; the first added is the outermost.
     public mutating func use(_ middleware: any Middleware) {
@@ -62,14 +102,24 @@ public struct Router: HTTPResponder {
     /// for paths whose first component names no route. When every middleware
     /// is a ``FastPathMiddleware`` (an access log, security headers, error
     /// mapping), its answers skip the asynchronous chain and each middleware
-    /// finishes them synchronously; otherwise they go through the whole chain.
+    /// finishes them synchronously (on the server's own thread, through
+    /// ``respondImmediately(to:)``); otherwise they go through the whole chain.
     public mutating func fastPath(_ responder: @escaping @Sendable (Request) -> Response?) {
         fastResponder = responder
         rebuild()
     }
 
     public func respond(to request: Request) async throws -> Response {
-        try await chain(request)
+        if let immediateResponder, let response = immediateResponder(request) { return response }
+        return try await chain(request)
+    }
+
+    /// The fast path's answer or an immediate route's, finished by every
+    /// middleware, when the request gets one and every middleware is a
+    /// ``FastPathMiddleware``; nil otherwise (``respond(to:)`` then runs the
+    /// chain).
+    public func respondImmediately(to request: Request) -> Response? {
+        immediateResponder?(request)
     }
 
     /// Precomposes the middleware chain so a request pays no composition cost.
@@ -78,7 +128,8 @@ public struct Router: HTTPResponder {
         let fallback = self.fallbackResponder
         let fast = fastResponder.flatMap { Router.guarded($0, routes: routes) }
         let finishers = middleware.compactMap { $0 as? any FastPathMiddleware }
-        let synchronous = fast != nil && finishers.count == middleware.count
+        let synchronous = finishers.count == middleware.count
+        let hasImmediateRoutes = routes.contains { $0.immediate != nil }
         var handler: HTTPHandler = { request in
             if !synchronous, let fast, let response = fast(request) { return response }
             return try await Router.dispatch(request, routes: routes, fallback: fallback)
@@ -87,25 +138,56 @@ public struct Router: HTTPResponder {
             let next = handler
             handler = { request in try await m.respond(to: request, next: next) }
         }
-        if synchronous, let fast {
-            let slow = handler
-            let innermostFirst = Array(finishers.reversed())
-            handler = { request in
-                let start = ContinuousClock.now
-                guard var response = fast(request) else { return try await slow(request) }
-                for m in innermostFirst { response = m.finish(request, response, startedAt: start) }
-                return response
+        chain = handler
+        guard synchronous, fast != nil || hasImmediateRoutes else {
+            immediateResponder = nil
+            return
+        }
+        let innermostFirst = Array(finishers.reversed())
+        immediateResponder = { request in
+            let start = ContinuousClock.now
+            guard var response = fast?(request) ?? (hasImmediateRoutes ? Router.immediateAnswer(request, routes: routes) : nil)
+            else { return nil }
+            for m in innermostFirst { response = m.finish(request, response, startedAt: start) }
+            return response
+        }
+    }
+
+    /// The answer of the route ``dispatch(_:routes:fallback:)`` would pick,
+    /// when that route answers at once; nil when it awaits or none matches.
+    private static func immediateAnswer(_ request: Request, routes: [Route]) -> Response? {
+        var getMatch: (ImmediateHandler, [String: String])?
+        var sawGet = false
+        for route in routes {
+            guard let parameters = route.pattern.match(path: request.path) else { continue }
+            if route.method == request.method {
+                guard let immediate = route.immediate else { return nil }
+                return immediate(with(parameters, request))
+            }
+            if request.method == .head, route.method == .get, !sawGet {
+                sawGet = true
+                getMatch = route.immediate.map { ($0, parameters) }
             }
         }
-        chain = handler
+        guard let (handler, parameters) = getMatch else { return nil }
+        return dropBody(handler(with(parameters, request)))
     }
+
+    /// `request` with the route's `parameters` added.
+    private static func with(_ parameters: [String: String], _ request: Request) -> Request {
+        guard !parameters.isEmpty else { return request }
+        var request = request
+        request.parameters.merge(parameters) { _, new in new }
+        return request
+    }
+
 
     /// `responder`, tried only for GET/HEAD paths whose first component no route claims.
     private static func guarded(_ responder: @escaping @Sendable (Request) -> Response?, routes: [Route]) -> (@Sendable (Request) -> Response?)? {
-        var claimed: Set<String> = []
+        var claimed: [[UInt8]] = []
         for route in routes {
             switch route.pattern.segments.first {
-            case .literal(let text): claimed.insert(text)
+            case .literal(let text): if !claimed.contains(Array(text.utf8)) { claimed.append(Array(text.utf8)) }
             case .parameter, .wildcard: return nil
             case nil: continue
             }
@@ -113,25 +195,22 @@ public struct Router: HTTPResponder {
         return { [claimed] request in
             guard request.method == .get || request.method == .head else { return nil }
             let path = request.path.utf8
-            let rest = path.first == UInt8(ascii: "/") ? path.dropFirst() : path[...]
-            let first = rest.split(separator: UInt8(ascii: "/"), maxSplits: 1, omittingEmptySubsequences: true).first
-            if let first, claimed.contains(String(Substring(first))) { return nil }
+            var start = path.startIndex
+            while start < path.endIndex, path[start] == UInt8(ascii: "/") { start = path.index(after: start) }
+            let end = path[start...].firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex
+            let first = path[start..<end]
+            if claimed.contains(where: { first.elementsEqual($0) }) { return nil }
             return responder(request)
         }
     }
 
     private static func dispatch(_ request: Request, routes: [Route], fallback: (any HTTPResponder)?) async throws -> Response {
-        // Split on the byte, not the Character: `/` followed by a combining
-        // mark is one Character, and must still separate components.
-        let components = request.path.utf8.split(separator: UInt8(ascii: "/")).map { Substring($0) }
         var allowed: [HTTPMethod] = []
         var getMatch: (Route, [String: String])?
         for route in routes {
-            guard let parameters = route.pattern.match(components) else { continue }
+            guard let parameters = route.pattern.match(path: request.path) else { continue }
             if route.method == request.method {
-                var request = request
-                request.parameters.merge(parameters) { _, new in new }
-                return try await route.handler(request)
+                return try await route.handler(with(parameters, request))
             }
             if request.method == .head, route.method == .get, getMatch == nil {
                 getMatch = (route, parameters)
@@ -139,9 +218,7 @@ public struct Router: HTTPResponder {
             allowed.append(route.method)
         }
         if let (route, parameters) = getMatch {
-            var request = request
-            request.parameters.merge(parameters) { _, new in new }
-            return dropBody(try await route.handler(request))
+            return dropBody(try await route.handler(with(parameters, request)))
         }
         if allowed.isEmpty {
             guard let fallback else { return Response.text("Not Found", status: .notFound) }

@@ -25,14 +25,14 @@ enum Callbacks {
         conCls.pointee = nil
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
-        let pump = context.state.withLock { s -> BodyPump? in
+        let (pump, handedOff) = context.state.withLock { s -> (BodyPump?, Bool) in
             s.phase = .delivered
             core.releaseBody(&s)
             s.body = []
-            return s.pump
+            return (s.pump, s.handedOff)
         }
         pump?.close()
-        core.unregister(context)
+        core.unregister(context, waiting: handedOff)
     }
 
     /// Counts open connections, so a full server can answer 503 at once.
@@ -126,14 +126,28 @@ enum Callbacks {
             return MHDResult.yes
         }
         let request = Callbacks.makeRequest(connection, context: context, method: Callbacks.method(method), body: body)
-        context.state.withLock { s in
-            s.isHead = request.method == .head
-            s.phase = .running
-        }
+        let isHead = request.method == .head
         if core.stopping.load(ordering: .sequentiallyConsistent) {
+            return Callbacks.unavailable(on: connection, context: context, core: core)
+        }
+        // An answer at hand (a cached file, bytes encoded when they last
+        // changed) is sent from this thread: no task, no suspension. Not under
+        // ThreadSanitizer, for the reason `runsHandlersInline` gives.
+        if Callbacks.runsHandlersInline, let response = core.responder.respondImmediately(to: request) {
             context.state.withLock { $0.phase = .delivered }
-            ResponseWriter.queue(Response.text("Service Unavailable", status: .serviceUnavailable), on: connection, context: context, core: core)
+            ResponseWriter.queue(response, on: connection, isHead: isHead, context: context, core: core)
             return MHDResult.yes
+        }
+        context.state.withLock { s in
+            s.isHead = isHead
+            s.phase = .running
+            s.handedOff = true
+        }
+        core.handOff(context)
+        // Checked again once shutdown can see the request: either it is
+        // answered here, or shutdown finds it and answers it.
+        if core.stopping.load(ordering: .sequentiallyConsistent) {
+            return Callbacks.unavailable(on: connection, context: context, core: core)
         }
 
         // Run the handler right here until it first suspends; a handler that never
@@ -161,8 +175,15 @@ enum Callbacks {
             return nil
         }
         if let inline {
-            ResponseWriter.queue(inline, on: connection, context: context, core: core)
+            ResponseWriter.queue(inline, on: connection, isHead: isHead, context: context, core: core)
         }
+        return MHDResult.yes
+    }
+
+    /// Answers `503` to a request that arrives while the server stops.
+    private static func unavailable(on connection: OpaquePointer, context: RequestContext, core: ServerCore) -> MHD_Result {
+        context.state.withLock { $0.phase = .delivered }
+        ResponseWriter.queue(Response.text("Service Unavailable", status: .serviceUnavailable), on: connection, context: context, core: core)
         return MHDResult.yes
     }
 
@@ -220,9 +241,13 @@ enum Callbacks {
                 return MHDResult.yes
             }, pointer)
         }
-        var peerBuffer = [CChar](repeating: 0, count: 64)
-        let peerLength = napkin_peer(connection, &peerBuffer, peerBuffer.count)
-        let peer = peerLength > 0 ? String(decoding: peerBuffer[0..<Int(peerLength)].map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+        let peer = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> String? in
+            let length = Int(napkin_peer(connection, buffer.baseAddress, buffer.count))
+            guard length > 0 else { return nil }
+            return UnsafeRawBufferPointer(start: buffer.baseAddress, count: length).withMemoryRebound(to: UInt8.self) {
+                String(decoding: $0, as: UTF8.self)
+            }
+        }
         var request = Request(method: method, path: path, query: query, headers: headers, body: body, peer: peer)
         request.rawPath = raw
         return request

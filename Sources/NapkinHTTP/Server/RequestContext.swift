@@ -33,6 +33,8 @@ final class RequestContext: Sendable {
         var forced = false
         var pump: BodyPump?
         var isHead = false
+        /// Handed to a handler's task (and so in the server's registry).
+        var handedOff = false
     }
 
     /// The request target exactly as sent, from libmicrohttpd's URI log callback.

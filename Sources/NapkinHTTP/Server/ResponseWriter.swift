@@ -7,11 +7,18 @@ import Glibc
 /// Only called on libmicrohttpd's thread inside the access handler, or while the
 /// connection is suspended — the two moments `MHD_queue_response` is legal.
 enum ResponseWriter {
-    static func queue(_ response: Response, on connection: OpaquePointer, context: RequestContext, core: ServerCore) {
-        let isHead = context.state.withLock { $0.isHead }
+    /// Queues `response`; `isHead` sends its headers (and length) only.
+    static func queue(_ response: Response, on connection: OpaquePointer, isHead: Bool = false, context: RequestContext, core: ServerCore) {
         let mhd: OpaquePointer?
         switch response.body {
         case .bytes(let bytes):
+            // The same answer again (a cached file, JSON encoded once per change):
+            // the response libmicrohttpd already has. Not while stopping, when
+            // every answer says `Connection: close`.
+            if !isHead, !core.stopping.load(ordering: .relaxed),
+               core.responses.queue(status: response.status.code, headers: response.headers, body: bytes, on: connection) {
+                return
+            }
             if isHead, bytes.isEmpty, let length = response.headers["Content-Length"].flatMap(UInt64.init) {
                 // HEAD keeps the GET answer's length; libmicrohttpd never reads a HEAD body.
                 mhd = MHD_create_response_from_callback(length, 16, { _, _, _, _ in BodyPump.endWithError }, nil, nil)
@@ -35,14 +42,23 @@ enum ResponseWriter {
             }
         }
         guard let mhd else { return }
-        for (name, value) in response.headers where !HTTPHeaders.same(name, "Content-Length") {
-            MHD_add_response_header(mhd, name, value)
-        }
+        add(response.headers, to: mhd)
         if core.stopping.load(ordering: .relaxed) {
             MHD_add_response_header(mhd, "Connection", "close")
         }
         MHD_queue_response(connection, UInt32(response.status.code), mhd)
         MHD_destroy_response(mhd)
+    }
+
+    /// Adds every field but `Content-Length`, which libmicrohttpd computes.
+    static func add(_ headers: HTTPHeaders, to mhd: OpaquePointer) {
+        for (name, value) in headers where !HTTPHeaders.same(name, "Content-Length") {
+            // withCString: a short string is copied to the stack, where the
+            // implicit conversion would allocate an array for it.
+            name.withCString { name in
+                value.withCString { value in _ = MHD_add_response_header(mhd, name, value) }
+            }
+        }
     }
 
     /// A libmicrohttpd response that pulls `channel` through a ``BodyPump``.

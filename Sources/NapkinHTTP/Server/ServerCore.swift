@@ -4,7 +4,8 @@ import Synchronization
 /// The part of a running server that libmicrohttpd's callbacks reach through
 /// their `cls` pointer: the responder, the limits, and the registry of live
 /// requests and streams that graceful shutdown walks. Registry state is behind
-/// `live`'s Mutex; `stopping` is an atomic.
+/// `live`'s lock; `stopping` and the count of live requests are atomics, so a
+/// request answered at once never takes the registry's lock.
 final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let maxBodySize: Int
@@ -17,13 +18,19 @@ final class ServerCore: Sendable {
     let bufferedBodyBytes = Atomic<Int>(0)
 
     private struct Live {
-        var requests: [ObjectIdentifier: RequestContext] = [:]
+        /// Requests handed to a handler's task: the ones shutdown may have to answer.
+        var waiting: [ObjectIdentifier: RequestContext] = [:]
         var pumps: [ObjectIdentifier: BodyPump] = [:]
         var drainWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var nextWaiter: UInt64 = 0
     }
 
     private let live = Locked(Live())
+    /// Requests from their first line to libmicrohttpd's completed callback.
+    private let liveRequests = Atomic<Int>(0)
+
+    /// Responses built once for answers sent again and again.
+    let responses = ResponseCache()
 
     /// The open connections napkin serves; more are answered 503.
     let connectionLimit: Int
@@ -72,14 +79,27 @@ final class ServerCore: Sendable {
 
     // MARK: Registry
 
+    /// Counts a request from its first line on.
     func register(_ context: RequestContext) {
-        live.withLock { _ = $0.requests.updateValue(context, forKey: ObjectIdentifier(context)) }
+        liveRequests.add(1, ordering: .sequentiallyConsistent)
     }
 
-    func unregister(_ context: RequestContext) {
+    /// Notes a request handed to a handler's task, so shutdown can answer it.
+    func handOff(_ context: RequestContext) {
+        live.withLock { _ = $0.waiting.updateValue(context, forKey: ObjectIdentifier(context)) }
+    }
+
+    /// The request is done; `waiting` when it was handed to a task.
+    func unregister(_ context: RequestContext, waiting: Bool) {
+        if waiting {
+            live.withLock { _ = $0.waiting.removeValue(forKey: ObjectIdentifier(context)) }
+        }
+        // Drain waiters only exist once `stopping` is set; `waitForDrain`
+        // reads the count under the lock, so a last request either is seen
+        // there or sees `stopping` here.
+        guard liveRequests.subtract(1, ordering: .sequentiallyConsistent).newValue == 0,
+              stopping.load(ordering: .sequentiallyConsistent) else { return }
         let waiters = live.withLock { live -> [CheckedContinuation<Void, Never>] in
-            live.requests[ObjectIdentifier(context)] = nil
-            guard live.requests.isEmpty, !live.drainWaiters.isEmpty else { return [] }
             defer { live.drainWaiters.removeAll() }
             return Array(live.drainWaiters.values)
         }
@@ -94,7 +114,7 @@ final class ServerCore: Sendable {
         live.withLock { _ = $0.pumps.removeValue(forKey: ObjectIdentifier(pump)) }
     }
 
-    var liveRequestCount: Int { live.withLock { $0.requests.count } }
+    var liveRequestCount: Int { liveRequests.load(ordering: .sequentiallyConsistent) }
 
     // MARK: Shutdown support
 
@@ -117,7 +137,7 @@ final class ServerCore: Sendable {
         }
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let drained = live.withLock { live -> Bool in
-                if live.requests.isEmpty { return true }
+                if liveRequests.load(ordering: .sequentiallyConsistent) == 0 { return true }
                 live.drainWaiters[id] = c
                 return false
             }
@@ -129,7 +149,7 @@ final class ServerCore: Sendable {
     /// Answers every request still waiting for its handler with 503, and ends every
     /// stream, so that no connection stays suspended when the daemon stops.
     func forceAll() {
-        let (requests, pumps) = live.withLock { (Array($0.requests.values), Array($0.pumps.values)) }
+        let (requests, pumps) = live.withLock { (Array($0.waiting.values), Array($0.pumps.values)) }
         let unavailable = Response.text("Service Unavailable", status: .serviceUnavailable)
         for context in requests {
             deliver(unavailable, to: context, forcing: true)
@@ -154,21 +174,21 @@ final class ServerCore: Sendable {
     /// `forcing` marks the request as answered by shutdown, so its handler's
     /// own response, if it ever comes, is dropped.
     func deliver(_ response: Response, to context: RequestContext, forcing: Bool = false) {
-        let queueNow = context.state.withLock { s -> Bool in
+        let (queueNow, isHead) = context.state.withLock { s -> (Bool, Bool) in
             if forcing { s.forced = true }
             switch s.phase {
             case .running:
                 s.ready = response
-                return false
+                return (false, s.isHead)
             case .suspended:
                 s.phase = .delivered
-                return true
+                return (true, s.isHead)
             case .receiving, .delivered:
-                return false
+                return (false, s.isHead)
             }
         }
         if queueNow, let connection = context.connectionPointer {
-            ResponseWriter.queue(response, on: connection, context: context, core: self)
+            ResponseWriter.queue(response, on: connection, isHead: isHead, context: context, core: self)
             MHD_resume_connection(connection)
         } else if !queueNow, context.state.withLock({ $0.phase == .delivered }) {
             // Answered already (shutdown forced a 503, or the client left): never sent.

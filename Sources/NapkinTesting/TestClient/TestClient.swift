@@ -29,35 +29,40 @@ public actor TestClient {
 
     /// The id of this client's tab, once a page has named one.
     public private(set) var tabID: String?
+    /// Whether the client acts as a browser running napkin's client (it
+    /// sends the `napkin_js` cookie, as napkin.js sets it).
+    public let javascript: Bool
 
     /// The cookies the app has set, by name (shared by the client's tabs).
     public var cookies: [String: String] { jar.withLock { $0 } }
 
-    /// A client that calls `responder` in-process.
-    public init(inProcess responder: any HTTPResponder) {
-        self.init(transport: InProcessTransport(responder: responder))
+    /// A client that calls `responder` in-process; with `javascript: false`
+    /// it is a browser without napkin's client.
+    public init(inProcess responder: any HTTPResponder, javascript: Bool = true) {
+        self.init(transport: InProcessTransport(responder: responder), javascript: javascript)
     }
 
     /// A client of the server listening on `127.0.0.1:port`.
-    public init(live port: Int) {
-        self.init(transport: LiveTransport(port: port), host: "127.0.0.1:\(port)")
+    public init(live port: Int, javascript: Bool = true) {
+        self.init(transport: LiveTransport(port: port), host: "127.0.0.1:\(port)", javascript: javascript)
     }
 
     /// A client over any transport.
-    public init(transport: any TestTransport, host: String = "napkin.test") {
-        self.init(transport: transport, host: host, jar: Locked([:]))
+    public init(transport: any TestTransport, host: String = "napkin.test", javascript: Bool = true) {
+        self.init(transport: transport, host: host, jar: Locked([:]), javascript: javascript)
     }
 
-    private init(transport: any TestTransport, host: String, jar: Locked<[String: String]>) {
+    private init(transport: any TestTransport, host: String, jar: Locked<[String: String]>, javascript: Bool) {
         self.transport = transport
         self.host = host
         self.jar = jar
+        self.javascript = javascript
     }
 
     /// Another tab of the same browser: the same cookies (so the same
     /// session), and a tab of its own from its first page on.
     public func tab() -> TestClient {
-        TestClient(transport: transport, host: host, jar: jar)
+        TestClient(transport: transport, host: host, jar: jar, javascript: javascript)
     }
 
     /// The napkin session id, once the app has set one.
@@ -186,7 +191,8 @@ public actor TestClient {
     private func exchange(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders, body: [UInt8]) async throws -> Response {
         var headers = headers
         if headers["Host"] == nil { headers["Host"] = host }
-        let cookies = self.cookies
+        var cookies = self.cookies
+        if javascript, cookies["napkin_js"] == nil { cookies["napkin_js"] = "1" }
         if !cookies.isEmpty {
             headers["Cookie"] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
         }

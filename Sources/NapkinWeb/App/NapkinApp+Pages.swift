@@ -4,6 +4,9 @@ import napkin
 extension NapkinApp {
     /// The request header naming the tab a live navigation moves.
     nonisolated static let tabHeader = "X-Napkin-Tab"
+    /// The cookie napkin's client sets: this browser runs it, so each page
+    /// load is a tab of its own.
+    nonisolated static let scriptCookie = "napkin_js"
 
     /// A page: navigates a tab's tree to the path, then renders it (or, for
     /// `Accept: application/json`, snapshots it).
@@ -13,6 +16,10 @@ extension NapkinApp {
     ///   names, and answers the page without patching that tab's streams;
     /// - a page load after a form post without JavaScript (the post's `303`)
     ///   shows the tab the form was on, with what the post left there;
+    /// - a browser without napkin's client (no `napkin_js` cookie) keeps
+    ///   using its most recent tab while that has no open stream, so what
+    ///   reached it meanwhile (a toast) is on its next page, as it would be
+    ///   on a patched page;
     /// - any other page load opens a new tab, so tabs never move each other;
     /// - a JSON request is answered from a tree built for it and torn down
     ///   at once, unless it names a tab.
@@ -60,6 +67,10 @@ extension NapkinApp {
             tab = named
         } else if let redirected = session.mostRecentTab, redirected.awaitsRedirect {
             tab = redirected
+        } else if requestedTab == nil, request.cookies[Self.scriptCookie] == nil, let recent = session.mostRecentTab,
+            recent.streamCount == 0
+        {
+            tab = recent
         } else {
             // A live navigation of a tab this process does not hold gets it
             // back under the same id, so the page's stream finds it.

@@ -155,6 +155,7 @@ public final class NapkinApp {
     public func evictIdleSessions() async {
         for session in store.removeIdle() { await session.terminate() }
         for session in store.all { await releaseTabs(of: session) }
+        await configuration.sessionRecords.removeExpired()
     }
 
     /// Moves the sessions' clock forward, for tests of idle eviction.

@@ -27,8 +27,9 @@ public final class SharedEvents<Value: Codable & Sendable>: Sendable {
         self.init(channel: channel, bus: bus, broadcaster: broadcaster, origin: ProcessInstance.id)
     }
 
-    /// A binding speaking for `origin` (tests play several processes in one).
-    init(channel: String, bus: any MessageBus, broadcaster: EventBroadcaster<Value>, origin: String) {
+    /// A binding speaking for the instance `origin` instead of this
+    /// process: for tests and benchmarks that play several processes in one.
+    public init(channel: String, bus: any MessageBus, broadcaster: EventBroadcaster<Value>, origin: String) {
         self.channel = channel
         self.bus = bus
         self.broadcaster = broadcaster

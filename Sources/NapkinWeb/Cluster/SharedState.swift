@@ -31,8 +31,9 @@ public final class SharedState<Value: Codable & Sendable>: Sendable {
         self.init(channel: channel, bus: bus, initial: initial, origin: ProcessInstance.id, didChange: didChange)
     }
 
-    /// A binding speaking for `origin` (tests play several processes in one).
-    init(
+    /// A binding speaking for the instance `origin` instead of this
+    /// process: for tests and benchmarks that play several processes in one.
+    public init(
         channel: String, bus: any MessageBus, initial: Value, origin: String, didChange: (@Sendable (Value) -> Void)? = nil
     ) {
         self.channel = channel

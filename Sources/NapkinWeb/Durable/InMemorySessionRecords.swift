@@ -65,7 +65,16 @@ public final class InMemorySessionRecords: SessionRecordStore {
         state.withLock { $0.entries[id] = nil }
     }
 
-    /// The number of records held (expired ones included until looked up).
+    public func removeExpired() async {
+        let now = clock.now
+        state.withLock { state in
+            state.entries = state.entries.filter { $0.value.expires > now }
+            state.order = state.order[state.head...].filter { state.entries[$0.id]?.stamp == $0.stamp }
+            state.head = 0
+        }
+    }
+
+    /// The number of records held (expired ones included until swept or looked up).
     public var count: Int { state.withLock { $0.entries.count } }
 
     private static func write(_ state: inout State, id: String, record: SessionRecord, expires: ContinuousClock.Instant) {

@@ -15,4 +15,11 @@ public protocol SessionRecordStore: Sendable {
     /// Deletes the record of session `id` (after a rotation, or a logout
     /// that ends the session).
     func delete(id: String) async throws
+    /// Drops expired records now, for a store that does not expire them on
+    /// its own; napkin calls it with its idle sweep. Does nothing by default.
+    func removeExpired() async
+}
+
+extension SessionRecordStore {
+    public func removeExpired() async {}
 }

@@ -151,9 +151,14 @@ import Testing
         var router = Router()
         router.use(Gate())
         router.fastPath { _ in .text("file") }
-        #expect(try await router.respond(to: Request(method: .get, target: "/f.txt")).status.code == 403)
-        var allowed = Request(method: .get, target: "/f.txt")
-        allowed.headers["X-Key"] = "yes"
-        #expect(try await router.respond(to: allowed).status.code == 200)
+        // An immediate route, too, runs inside the chain.
+        router.get("/now") { _ in .text("now") }
+        for target in ["/f.txt", "/now"] {
+            #expect(router.respondImmediately(to: Request(method: .get, target: target)) == nil)
+            #expect(try await router.respond(to: Request(method: .get, target: target)).status.code == 403)
+            var allowed = Request(method: .get, target: target)
+            allowed.headers["X-Key"] = "yes"
+            #expect(try await router.respond(to: allowed).status.code == 200)
+        }
     }
 }

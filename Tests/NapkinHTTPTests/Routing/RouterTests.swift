@@ -96,3 +96,57 @@ import Testing
         }
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct ImmediateRouteTests {
+    private func body(_ response: Response) -> String {
+        if case .bytes(let b) = response.body { return String(decoding: b, as: UTF8.self) }
+        return "<stream>"
+    }
+
+    static func router(log: LogSink) -> Router {
+        var router = Router()
+        router.use(AccessLog(sink: log.write))
+        router.use(ErrorMiddleware())
+        router.get("/api/claimed") { _ async in .text("async first") }
+        router.get("/api/claimed") { _ in .text("never reached") }
+        router.get("/api/now/:n") { request in .text("now \(request.parameters["n"] ?? "?")") }
+        router.post("/api/now/:n") { _ async in .text("posted") }
+        router.get("/api/later") { _ async in .text("later") }
+        return router
+    }
+
+    @Test func answersAtOnceFinishedByEveryMiddlewareAndLoggedOnce() async throws {
+        let log = LogSink()
+        let router = Self.router(log: log)
+        let now = try #require(router.respondImmediately(to: Request(method: .get, target: "/api/now/7")))
+        #expect(body(now) == "now 7")
+        // The asynchronous entry gives the same answer, through the same finishers.
+        #expect(body(try await router.respond(to: Request(method: .get, target: "/api/now/8"))) == "now 8")
+        #expect(log.all.count == 2)
+        #expect(log.all[0].hasPrefix("GET /api/now/7 200 5 "))
+        #expect(log.all[1].hasPrefix("GET /api/now/8 200 5 "))
+    }
+
+    @Test func headKeepsTheLengthAndDropsTheBody() throws {
+        let router = Self.router(log: LogSink())
+        let head = try #require(router.respondImmediately(to: Request(method: .head, target: "/api/now/42")))
+        #expect(body(head) == "")
+        #expect(head.headers["Content-Length"] == "6")
+    }
+
+    @Test func whatDispatchWouldNotAnswerAtOnceIsLeftToTheChain() async throws {
+        let log = LogSink()
+        let router = Self.router(log: log)
+        // An awaiting route registered earlier wins, as in dispatch.
+        #expect(router.respondImmediately(to: Request(method: .get, target: "/api/claimed")) == nil)
+        #expect(body(try await router.respond(to: Request(method: .get, target: "/api/claimed"))) == "async first")
+        // Another method, an awaiting route, no route at all.
+        #expect(router.respondImmediately(to: Request(method: .post, target: "/api/now/1")) == nil)
+        #expect(router.respondImmediately(to: Request(method: .get, target: "/api/later")) == nil)
+        #expect(router.respondImmediately(to: Request(method: .get, target: "/api/none")) == nil)
+        #expect(body(try await router.respond(to: Request(method: .post, target: "/api/now/1"))) == "posted")
+        #expect(try await router.respond(to: Request(method: .get, target: "/api/none")).status == .notFound)
+        // Nothing was logged for the requests left to the chain until the chain ran them.
+        #expect(log.all.count == 3)
+    }
+}

@@ -137,3 +137,61 @@ import Testing
         #expect(throws: (any Error).self) { _ = try TestConnection(port: port, timeoutSeconds: 2).request("GET", "/hello") }
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct ImmediateServerTests {
+    @Test func anImmediateRouteIsAnsweredOnTheServerThreadWithNoTask() async throws {
+        let log = LogSink()
+        var router = Router()
+        router.use(AccessLog(sink: log.write))
+        router.get("/now") { _ in
+            // No task at all: the server called the handler from its own thread.
+            // (Under ThreadSanitizer handlers start in a task, as every handler does.)
+            let inTask = withUnsafeCurrentTask { $0 != nil }
+            return .text(inTask ? "task" : "thread")
+        }
+        try await withServer(router) { server in
+            let reply = try await fetch(server.port, "/now")
+            #expect(reply.status == 200)
+            #expect(reply.text == (Callbacks.runsHandlersInline ? "thread" : "task"))
+            let head = try await fetch(server.port, "HEAD", "/now")
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+            #expect(head.header("Content-Length") == String(reply.body.count))
+        }
+        #expect(log.all.count == 2)
+        #expect(log.all.first?.hasPrefix("GET /now 200 ") == true)
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct ResponseCacheTests {
+    /// One body storage, answered with other headers and statuses: each reply
+    /// carries its own, byte for byte, and a new array is a new body.
+    @Test func aRepeatedBodyIsSentWithItsOwnStatusAndHeaders() async throws {
+        let shared: [UInt8] = Array("the same bytes".utf8)
+        let current = Locked<[UInt8]>(Array("first".utf8))
+        var router = Router()
+        router.get("/same/:tag") { request in
+            let tag = request.parameters["tag"] ?? ""
+            var response = Response(status: tag == "teapot" ? HTTPStatus(code: 418, reason: "I'm a teapot") : .ok, body: .bytes(shared))
+            response.headers["X-Tag"] = tag
+            return response
+        }
+        router.get("/current") { _ in Response(body: .bytes(current.withLock { $0 })) }
+        try await withServer(router) { server in
+            for tag in ["a", "b", "a", "caf\u{e9}", "cafe\u{301}", "teapot", "a"] {
+                let reply = try await fetch(server.port, "/same/\(tag)")
+                #expect(reply.text == "the same bytes")
+                #expect(reply.status == (tag == "teapot" ? 418 : 200))
+                // The header's own bytes, not a canonically equivalent spelling sent before.
+                #expect(reply.header("X-Tag").map { Array($0.utf8) } == Array(tag.utf8))
+            }
+            #expect(try await fetch(server.port, "/current").text == "first")
+            #expect(try await fetch(server.port, "/current").text == "first")
+            current.withLock { $0 = Array("second".utf8) }
+            #expect(try await fetch(server.port, "/current").text == "second")
+            let head = try await fetch(server.port, "HEAD", "/current")
+            #expect(head.body.isEmpty)
+            #expect(head.header("Content-Length") == "6")
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Testing
+@testable import NapkinWeb
+
+@Suite("In-memory session records", .timeLimit(.minutes(1)))
+struct InMemorySessionRecordsTests {
+    static func record(_ n: Int) -> SessionRecord {
+        SessionRecord(id: String(repeating: "0", count: 31) + String(n % 10), csrfToken: "t\(n)", values: ["n": "\(n)"])
+    }
+
+    @Test("records round trip; an expired one is gone when looked up, and all of them at the sweep")
+    func expiry() async throws {
+        let records = InMemorySessionRecords()
+        try await records.save(Self.record(1), ttl: .seconds(3600))
+        #expect(try await records.load(id: Self.record(1).id) == Self.record(1))
+        for n in 2...9 { try await records.save(Self.record(n), ttl: .zero) }
+        #expect(records.count == 9)
+        #expect(try await records.load(id: Self.record(2).id) == nil)
+        await records.removeExpired()
+        #expect(records.count == 1)
+        #expect(try await records.load(id: Self.record(1).id) != nil)
+    }
+
+    @Test("past its capacity the store drops the least recently written record")
+    func capacity() async throws {
+        let records = InMemorySessionRecords(capacity: 2)
+        for n in 1...3 { try await records.save(Self.record(n), ttl: .seconds(3600)) }
+        #expect(records.count == 2)
+        #expect(try await records.load(id: Self.record(1).id) == nil)
+        try await records.touch(id: Self.record(2).id, ttl: .seconds(3600))
+        try await records.save(Self.record(4), ttl: .seconds(3600))
+        #expect(try await records.load(id: Self.record(2).id) != nil, "a touched record counts as written")
+        #expect(try await records.load(id: Self.record(3).id) == nil)
+        try await records.delete(id: Self.record(2).id)
+        #expect(try await records.load(id: Self.record(2).id) == nil)
+    }
+}
