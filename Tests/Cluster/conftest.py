@@ -1,0 +1,112 @@
+"""The cluster suite's plumbing: the cluster itself (started with the same
+launcher as scripts/cluster, scripts/cluster.d/launch.py) and the
+measurements table. Every test records what it measured with the `record`
+fixture; the table is printed at the end of the run and written to
+Tests/Cluster/artifacts/summary.txt (and summary.json)."""
+import json
+import os
+import pathlib
+import shutil
+import sys
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+ARTIFACTS = HERE / "artifacts"
+sys.path.insert(0, str(ROOT / "scripts" / "cluster.d"))
+
+import launch  # noqa: E402  (found through the path above)
+
+BINARY = os.environ.get("RIBHOUSE_BINARY", "")
+# The pit ticks every 200 ms here (2 s by default), so "the pit keeps
+# ticking" is seen within a fraction of a second.
+PIT_INTERVAL_MS = int(os.environ.get("RIBHOUSE_PIT_INTERVAL") or 200)
+
+# (test, metric, value, limit, verdict) in the order they were recorded.
+RESULTS = []
+
+
+@pytest.fixture
+def record(request):
+    """record(metric, value, limit="", ok=None): one row of the summary table."""
+    test = request.node.name.removeprefix("test_")
+
+    def add(metric, value, limit="", ok=None):
+        verdict = "" if ok is None else ("ok" if ok else "FAIL")
+        RESULTS.append((test, metric, str(value), str(limit), verdict))
+
+    return add
+
+
+@pytest.fixture(scope="session")
+def binary():
+    if not BINARY or not os.access(BINARY, os.X_OK):
+        pytest.exit("RIBHOUSE_BINARY names no executable; run the suite with Tests/Cluster/run", returncode=2)
+    for tool in ("redis-server", "nginx"):
+        if not shutil.which(tool) and not os.path.exists(f"/usr/sbin/{tool}"):
+            pytest.exit(f"{tool} is missing (scripts/setup --cluster installs it)", returncode=2)
+    return BINARY
+
+
+@pytest.fixture(scope="session")
+def workdir():
+    path = ARTIFACTS / "cluster"
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True)
+    return path
+
+
+@pytest.fixture(scope="session")
+def cluster(binary, workdir):
+    """redis-server, two Rib House processes sharing it, nginx in front; all
+    on free ports, logs under Tests/Cluster/artifacts/cluster/."""
+    c = launch.Cluster(binary, 2, workdir=workdir / "main",
+                       extra_args=["--pit-interval", str(PIT_INTERVAL_MS), "--new-session-timeout", "60"])
+    try:
+        c.start()
+    except launch.LaunchError as error:
+        pytest.exit(f"the cluster did not start: {error}", returncode=1)
+    yield c
+    c.stop()
+    left = [p.name for p in c.processes() if p.alive()]
+    assert not left, f"still running after the cluster stopped: {left}"
+
+
+@pytest.fixture
+def healthy(cluster):
+    """The cluster as a test expects to find it: every process up (one an
+    earlier test killed and left down is started again)."""
+    if not cluster.nginx.alive():
+        pytest.fail(f"nginx is not running ({cluster.nginx.describe_exit()}; log {cluster.nginx.error_log})")
+    if cluster.redis and not cluster.redis.alive():
+        cluster.redis.start()
+    for b in cluster.backends:
+        if not b.alive():
+            b.start()
+    return cluster
+
+
+def _table(rows):
+    header = ("test", "measurement", "value", "limit", "")
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(5)]
+    line = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
+    out = [line(header), line(tuple("-" * w for w in widths))]
+    previous = None
+    for row in rows:
+        out.append(line(("" if row[0] == previous else row[0], *row[1:])))
+        previous = row[0]
+    return "\n".join(out)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if not RESULTS:
+        return
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    table = _table(RESULTS)
+    (ARTIFACTS / "summary.txt").write_text(table + "\n")
+    (ARTIFACTS / "summary.json").write_text(json.dumps(
+        [dict(zip(("test", "measurement", "value", "limit", "verdict"), r)) for r in RESULTS], indent=1) + "\n")
+    terminalreporter.section("cluster measurements")
+    terminalreporter.write_line(table)
+    terminalreporter.write_line(f"(also in {ARTIFACTS / 'summary.txt'})")
