@@ -21,6 +21,8 @@ if options.showHelp {
 var configuration = RibHouseApp.configuration
 if let timeout = options.newSessionTimeout { configuration.newSessionIdleTimeout = timeout }
 configuration.publicOrigin = options.publicOrigin
+// Served over HTTPS (by a proxy): the session cookie is for HTTPS only.
+configuration.secureCookies = options.publicOrigin?.lowercased().hasPrefix("https://") ?? false
 configuration.trustedProxies = options.trustedProxies
 // With Redis, every process shares sessions, announcements and the pit.
 let redis = options.redis.map { RedisClient(configuration: $0) }
@@ -35,7 +37,10 @@ let ribHouse = RibHouseApp.make(
     bus: bus,
     leases: leases)
 let server = HTTPServer(
-    configuration: ServerConfiguration(host: options.host, port: options.port),
+    // Behind a proxy every connection comes from the proxy's address: a
+    // per-address limit would cap the whole site at one address's share.
+    configuration: ServerConfiguration(
+        host: options.host, port: options.port, perIPConnectionLimit: options.trustedProxies.isEmpty ? 256 : 0),
     responder: ribHouse.router)
 
 do {

@@ -14,7 +14,7 @@ import napkin
 /// - per patch: one state change from a `SharedState` in one "process" to
 ///   its subscriber in another, through the bus.
 enum RedisBenchmarks {
-    static let pages = 200
+    static let pages = 1_000
     static let patches = 500
 
     static func run() async throws {
@@ -23,12 +23,19 @@ enum RedisBenchmarks {
             print("redis: redis-server is not installed (scripts/setup --cluster)")
             return
         }
-        defer { server.process.terminate(); server.process.waitUntilExit() }
         let client = RedisClient(configuration: RedisConfiguration(host: "127.0.0.1", port: server.port))
-        defer { Task { await client.shutdown() } }
-        try await waitUntilUp(client)
-        try await pageCosts(redis: client).print()
-        try await patchCosts(redis: client).print()
+        do {
+            try await waitUntilUp(client)
+            try await pageCosts(redis: client).print()
+            try await patchCosts(redis: client).print()
+        } catch {
+            print("redis: \(error)")
+        }
+        await client.shutdown()
+        // SIGKILL: a child may inherit a mask that blocks SIGTERM, and this
+        // server keeps nothing anyway.
+        kill(server.process.processIdentifier, SIGKILL)
+        server.process.waitUntilExit()
     }
 
     // MARK: - Pages

@@ -970,12 +970,6 @@ def test_09_sign_out_on_one_process_shows_on_another(healthy, record):
 # MARK: - 10. Many tabs through one proxy
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "every connection from nginx comes from 127.0.0.1, and Rib House keeps napkin's default of 256 connections "
-    "per IP address (ServerConfiguration.perIPConnectionLimit): behind a proxy, one process serves ~250 open "
-    "tabs, then answers nothing (nginx: 'upstream prematurely closed connection') and nginx marks it failed. "
-    "Rib House must lift the limit for --trusted-proxy addresses (perIPConnectionLimit 0 behind a proxy); "
-    "remove this mark when it does"))
 def test_10_many_tabs_through_nginx(binary, workdir, record):
     tabs, per_session = 320, 8
     solo = launch.Cluster(binary, 1, workdir=workdir / "many-tabs", redis=False,
