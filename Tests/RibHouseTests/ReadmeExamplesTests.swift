@@ -17,7 +17,8 @@ struct ReadmeExamplesTests {
     }
 
     @Test("the copies match the README's Swift blocks, line for line",
-          arguments: [("The rings", "ReadmeRings.swift"), ("NapkinHTTP", "ReadmeNapkinHTTP.swift"), ("The web model", "ReadmeWebModel.swift")])
+          arguments: [("The rings", "ReadmeRings.swift"), ("NapkinHTTP", "ReadmeNapkinHTTP.swift"), ("The web model", "ReadmeWebModel.swift"),
+                      ("Deploying", "ReadmeDeploying.swift")])
     func copiesMatchTheReadme(section: String, file: String) throws {
         let readme = try String(contentsOf: ReadmeCurlTests.readme, encoding: .utf8)
         let start = try #require(readme.range(of: "\n## \(section)\n"))
