@@ -46,6 +46,17 @@ struct HTMLTests {
 
 @Suite("Patch encoding", .timeLimit(.minutes(1)))
 struct PatchEncodingTests {
+    @Test("patches of one place with the same HTML share their encoded body; only the id line differs")
+    @MainActor
+    func sharedBody() {
+        let first = String(decoding: Patch(id: "n-1", html: "<p>Pit 231°F</p>", sequence: 3).event, as: UTF8.self)
+        let later = String(decoding: Patch(id: "n-1", html: "<p>Pit 231°F</p>", sequence: 41).event, as: UTF8.self)
+        let other = String(decoding: Patch(id: "n-1", html: "<p>Pit 232°F</p>", sequence: 42).event, as: UTF8.self)
+        #expect(first.hasPrefix("id: 3\nevent: patch\ndata: {"))
+        #expect(first.dropFirst("id: 3\n".count) == later.dropFirst("id: 41\n".count))
+        #expect(other.contains("232") && !other.contains("231"))
+    }
+
     @Test("a patch's JSON decodes back to its id and html, with no raw angle brackets")
     func patchJSON() throws {
         let html = "<div class=\"napkin\" id=\"n-1\">\"quoted\" \\ back\nline\ttab \u{1} & 🔥 \u{2028}</div>"

@@ -1,6 +1,6 @@
 import NapkinHTTP
 
-/// A fragment's new outer HTML, numbered in its session's order.
+/// A fragment's new outer HTML, numbered in its tab's order.
 struct Patch: Sendable {
     let id: String
     let html: String
@@ -11,9 +11,35 @@ struct Patch: Sendable {
         "{\"id\":\(SafeJSON.quote(id)),\"html\":\(SafeJSON.quote(html))}"
     }
 
-    /// The patch as an encoded server-sent event: `event: patch`, its JSON,
-    /// and its sequence number as the id.
+    /// The patch as an encoded server-sent event: its sequence number as the
+    /// id, then `event: patch` and its JSON.
+    @MainActor
     var event: [UInt8] {
-        ServerSentEvent(event: "patch", data: json, id: String(sequence)).encodedBytes
+        var out = Array("id: \(sequence)\n".utf8)
+        out += PatchBodies.body(of: self)
+        return out
+    }
+
+    /// The event without its id line: the same for every tab that patches
+    /// the same fragment place with the same HTML.
+    var body: [UInt8] {
+        ServerSentEvent(event: "patch", data: json).encodedBytes
+    }
+}
+
+/// The most recently encoded patch body, reused while the same fragment
+/// place gets the same HTML: one app-wide change (the pit's header line)
+/// patches thousands of tabs with identical bytes, and fragment ids name
+/// places, so they are identical too — the JSON is escaped once, not once
+/// per tab.
+@MainActor
+enum PatchBodies {
+    private static var recent: (id: String, html: String, body: [UInt8])?
+
+    static func body(of patch: Patch) -> [UInt8] {
+        if let recent, recent.id == patch.id, recent.html == patch.html { return recent.body }
+        let body = patch.body
+        recent = (patch.id, patch.html, body)
+        return body
     }
 }
