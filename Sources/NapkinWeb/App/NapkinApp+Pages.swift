@@ -79,7 +79,9 @@ extension NapkinApp {
         tab.awaitsRedirect = false
         session.touch(tab, now: store.now)
         let idBefore = session.id
-        let claimed = await navigate(tab, to: path, live: requestedTab != nil)
+        // The page answers a live navigation, so its stream need not; a
+        // JSON answer is no page, and the stream still gets the changes.
+        let claimed = await navigate(tab, to: path, live: requestedTab != nil && !wantsJSON)
         var response = respond(request, tab: tab, path: path, claimed: claimed)
         await releaseTabs(of: session)
         if session.id != idBefore {

@@ -21,5 +21,6 @@ public protocol SessionRecordStore: Sendable {
 }
 
 extension SessionRecordStore {
+    /// Does nothing: a store that expires records itself (Redis) needs no sweep.
     public func removeExpired() async {}
 }
