@@ -83,6 +83,26 @@ struct TabTests {
         await testApp.stop()
     }
 
+    @Test("a tab a request is working with is never released under it, past its grace or past the limit")
+    func tabsInUseStay() async throws {
+        let testApp = try await TestApp.start(.inProcess, configuration: Self.configuration(maxTabs: 8))
+        let first = testApp.client()
+        let page = try await first.get("/detail")
+        let id = try #require(await first.sessionID)
+        let session = try #require(testApp.app.session(id: id))
+        let busy = try #require(session.tabs.first { $0.id == page.tabID })
+        busy.users += 1
+        for _ in 0..<12 { _ = try await first.tab().get("/") }
+        testApp.app.advanceSessionClock(by: .seconds(61))
+        await testApp.app.evictIdleSessions()
+        #expect(session.tabs.contains { $0 === busy })
+        #expect(busy.currentPath.description == "/detail")
+        busy.users -= 1
+        await testApp.app.evictIdleSessions()
+        #expect(!session.tabs.contains { $0 === busy })
+        await testApp.stop()
+    }
+
     @Test("a session keeps at most its tab limit, releasing tabs without a stream first")
     func tabsAreCapped() async throws {
         let testApp = try await TestApp.start(.inProcess, configuration: Self.configuration(maxTabs: 8))

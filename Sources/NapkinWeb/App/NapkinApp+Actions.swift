@@ -27,6 +27,8 @@ extension NapkinApp {
             throw HTTPError(.notFound, "Unknown action.")
         }
         session.touch(tab, now: store.now)
+        tab.users += 1
+        defer { tab.users -= 1 }
         let idBefore = session.id
         _ = try await Settlement.run(timeout: configuration.settleTimeout) {
             try await RequestSession.$current.withValue(session) {
@@ -60,6 +62,7 @@ extension NapkinApp {
         }
         guard SecureToken.isWellFormed(tabID) else { return nil }
         let tab = await launchTab(in: session, id: tabID)
+        defer { tab.users -= 1 }
         _ = await navigate(tab, to: WebPath(ReturnPath.sanitize(back)))
         return tab.fragment(id: id).map { (tab, $0) }
     }

@@ -38,6 +38,7 @@ extension NapkinApp {
             let (session, tab) = await launchSession()
             let claimed = await navigate(tab, to: path)
             var response = respond(request, tab: tab, path: path, claimed: claimed)
+            tab.users -= 1
             if claimed, pageView {
                 try await keep(session)
                 response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
@@ -65,12 +66,15 @@ extension NapkinApp {
         let tab: WebTab
         if let named {
             tab = named
+            tab.users += 1
         } else if let redirected = session.mostRecentTab, redirected.awaitsRedirect {
             tab = redirected
+            tab.users += 1
         } else if requestedTab == nil, request.cookies[Self.scriptCookie] == nil, let recent = session.mostRecentTab,
             recent.streamCount == 0
         {
             tab = recent
+            tab.users += 1
         } else {
             // A live navigation of a tab this process does not hold gets it
             // back under the same id, so the page's stream finds it.
@@ -83,6 +87,7 @@ extension NapkinApp {
         // JSON answer is no page, and the stream still gets the changes.
         let claimed = await navigate(tab, to: path, live: requestedTab != nil && !wantsJSON)
         var response = respond(request, tab: tab, path: path, claimed: claimed)
+        tab.users -= 1
         await releaseTabs(of: session)
         if session.id != idBefore {
             try await persistRotation(of: session, from: idBefore)

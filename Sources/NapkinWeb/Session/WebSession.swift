@@ -93,12 +93,14 @@ public final class WebSession {
 
     // MARK: - Tabs
 
-    /// A new tab, now the most recent; its tree is the caller's to launch.
+    /// A new tab, now the most recent, in use by the caller (who lets go of
+    /// it with `users -= 1`); its tree is the caller's to launch.
     /// `id` (well-formed, not in use) brings back a tab this process does
     /// not hold — released, or opened by a process that has since stopped.
     func addTab(now: ContinuousClock.Instant, id: String? = nil) -> WebTab {
         let reused = id.flatMap { SecureToken.isWellFormed($0) && tab(id: $0) == nil ? $0 : nil }
         let added = WebTab(session: self, now: now, id: reused)
+        added.users = 1
         tabs.append(added)
         return added
     }
@@ -119,18 +121,22 @@ public final class WebSession {
     /// Takes out the tabs to release, for the caller to terminate: tabs
     /// without an open stream unused for `grace`, and past `limit` the least
     /// recently used (tabs without a stream first). The most recent tab
-    /// stays, so a browser without JavaScript always finds its page's forms.
+    /// stays, so a browser without JavaScript always finds its page's forms,
+    /// and so does a tab a request is working with.
     func releaseTabs(now: ContinuousClock.Instant, grace: Duration, limit: Int) -> [WebTab] {
         var released: [WebTab] = []
         let newest = tabs.last
         tabs.removeAll { tab in
-            guard tab !== newest, tab.streamCount == 0, now - tab.lastUsed >= grace else { return false }
+            guard tab !== newest, tab.users == 0, tab.streamCount == 0, now - tab.lastUsed >= grace else { return false }
             released.append(tab)
             return true
         }
         while tabs.count > max(1, limit) {
-            let victim = tabs.dropLast().firstIndex { $0.streamCount == 0 } ?? 0
-            released.append(tabs.remove(at: victim))
+            let idle = tabs.dropLast().filter { $0.users == 0 }
+            guard let victim = idle.first(where: { $0.streamCount == 0 }) ?? idle.first,
+                let index = tabs.firstIndex(where: { $0 === victim })
+            else { break }
+            released.append(tabs.remove(at: index))
         }
         for tab in released { streamCount -= tab.streamCount }
         return released

@@ -24,6 +24,9 @@ public final class WebTab: LaunchHost {
     /// A post from a page without JavaScript ran here: the page load its
     /// redirect leads to shows this tab (with the form's errors), not a new one.
     var awaitsRedirect = false
+    /// Requests working with the tab now: it is not released under them
+    /// (a page being rendered from a tree torn down meanwhile would be a 404).
+    var users = 0
 
     private var fragments: [String: WeakFragment] = [:]
     private var dirty: [WebViewController] = []

@@ -12,7 +12,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     // Split by bytes, as a server must: a `/` is a separator whatever follows it.
     let components = path.utf8.split(separator: UInt8(ascii: "/")).map { Substring($0) }
 
-    let matched = pattern.match(components)
+    let matched = pattern.match(path: path)
     let expected = referenceMatch(pattern.segments, components)
     require(matched == expected, "\(show(patternText)) on \(show(path)) gave \(String(describing: matched)), not \(String(describing: expected))")
     for (name, value) in matched ?? [:] where name != "*" {
