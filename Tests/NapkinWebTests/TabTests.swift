@@ -83,6 +83,30 @@ struct TabTests {
         await testApp.stop()
     }
 
+    @Test("navigations of one tab sent at once are taken in turn: each answers the page it asked for",
+          arguments: TestApp.Mode.allCases)
+    func concurrentNavigationsOfOneTab(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode, configuration: Self.configuration())
+        let client = testApp.client()
+        _ = try await client.get("/")
+        let pages = try await withThrowingTaskGroup(of: (String, TestResponse).self) { group in
+            for index in 0..<24 {
+                let path = index.isMultiple(of: 2) ? "/" : "/detail"
+                group.addTask { (path, try await client.navigate(to: path)) }
+            }
+            var pages: [(String, TestResponse)] = []
+            for try await page in group { pages.append(page) }
+            return pages
+        }
+        for (path, page) in pages {
+            #expect(page.status == 200, "\(path) answered \(page.status)")
+            #expect(page.text.contains("data-napkin=\"Detail\"") == (path == "/detail"), "\(path) showed another page")
+        }
+        let id = try #require(await client.sessionID)
+        #expect(testApp.app.session(id: id)?.tabs.count == 1)
+        await testApp.stop()
+    }
+
     @Test("a tab a request is working with is never released under it, past its grace or past the limit")
     func tabsInUseStay() async throws {
         let testApp = try await TestApp.start(.inProcess, configuration: Self.configuration(maxTabs: 8))

@@ -100,6 +100,10 @@ extension NapkinApp {
     /// carries the whole page, so the changes it made are not also sent
     /// down the tab's streams; otherwise they are.
     func navigate(_ tab: WebTab, to path: WebPath, live: Bool = false) async -> Bool {
+        // The caller renders the page right after, with no wait in between,
+        // so the next navigation of this tab starts after that.
+        await tab.beginNavigation()
+        defer { tab.endNavigation() }
         if live {
             // Changes already made go to the streams; the navigation's wait
             // for the page.

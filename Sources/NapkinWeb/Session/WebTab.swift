@@ -27,6 +27,9 @@ public final class WebTab: LaunchHost {
     /// Requests working with the tab now: it is not released under them
     /// (a page being rendered from a tree torn down meanwhile would be a 404).
     var users = 0
+    /// Whether a navigation of the tree is under way, and who waits for it.
+    private var navigating = false
+    private var navigationWaiters: [CheckedContinuation<Void, Never>] = []
 
     private var fragments: [String: WeakFragment] = [:]
     private var dirty: [WebViewController] = []
@@ -134,6 +137,27 @@ public final class WebTab: LaunchHost {
 
     /// The title the tab's fragments give the page, if any.
     var pageTitle: String? { root?.deepestPageTitle() }
+
+    /// Waits for the tab's turn to navigate: one navigation at a time, in
+    /// the order they came, so two requests naming one tab (a client that
+    /// sends them at once) never move its routers under each other. Pair
+    /// with ``endNavigation()``.
+    func beginNavigation() async {
+        guard navigating else {
+            navigating = true
+            return
+        }
+        await withCheckedContinuation { navigationWaiters.append($0) }
+    }
+
+    /// Lets the next waiting navigation go.
+    func endNavigation() {
+        if navigationWaiters.isEmpty {
+            navigating = false
+        } else {
+            navigationWaiters.removeFirst().resume()
+        }
+    }
 
     /// Moves the tree to `path`; whether some napkin claims it.
     func navigate(to path: WebPath) async -> Bool {
