@@ -1135,7 +1135,9 @@ def test_11_tab_flood(server, user, attack, record):
                 elif ok:
                     pages += 1
                 elif len(bad) < 5:
-                    bad.append(resp.status)
+                    tail = body[-160:].decode("utf-8", "replace").replace("\n", " ")
+                    bad.append(f"{resp.status} for GET {'/pit' if i % 2 else '/'} "
+                               f"(tab {headers.get('X-Napkin-Tab', '-')[:12]!r}): …{tail}")
                 if resp.will_close:
                     conn.close()
                     conn = server.connection(timeout=10)

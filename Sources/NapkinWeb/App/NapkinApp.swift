@@ -269,6 +269,10 @@ public final class NapkinApp {
     /// launched; `id` brings back a tab by its id (see `WebSession.addTab`).
     func launchTab(in session: WebSession, id: String? = nil) async -> WebTab {
         let tab = session.addTab(now: store.now, id: id)
+        // Launching is the tab's first navigation: a request that names the
+        // tab meanwhile waits for the tree to be there.
+        tab.beginFirstNavigation()
+        defer { tab.endNavigation() }
         let router = await launchTree(session.scope)
         tab.router = router
         // Settled like an event, so what the root starts while launching

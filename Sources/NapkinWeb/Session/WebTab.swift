@@ -150,6 +150,12 @@ public final class WebTab: LaunchHost {
         await withCheckedContinuation { navigationWaiters.append($0) }
     }
 
+    /// Takes the turn of a tab nobody has navigated yet, at once.
+    func beginFirstNavigation() {
+        precondition(!navigating, "a new tab is already being navigated")
+        navigating = true
+    }
+
     /// Lets the next waiting navigation go.
     func endNavigation() {
         if navigationWaiters.isEmpty {
