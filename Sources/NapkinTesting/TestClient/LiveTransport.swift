@@ -1,5 +1,6 @@
 import Foundation
 import NapkinHTTP
+import napkin
 
 #if canImport(Glibc)
 import Glibc
@@ -66,13 +67,20 @@ public struct LiveTransport: TestTransport {
 }
 
 /// One client socket; a dedicated thread reads it into `chunks`.
+///
+/// The descriptor is closed only once both the reading thread has ended and
+/// the connection is released: closed any earlier, its number could be
+/// given to the next connection while this thread still reads it, and the
+/// thread would take that connection's response.
 final class SocketConnection: Sendable {
     let fd: Int32
     let chunks: AsyncThrowingStream<[UInt8], any Error>
+    private let descriptor: SharedDescriptor
 
-    private init(fd: Int32, chunks: AsyncThrowingStream<[UInt8], any Error>) {
+    private init(fd: Int32, chunks: AsyncThrowingStream<[UInt8], any Error>, descriptor: SharedDescriptor) {
         self.fd = fd
         self.chunks = chunks
+        self.descriptor = descriptor
     }
 
     /// How long connecting, and each send, may block.
@@ -85,7 +93,8 @@ final class SocketConnection: Sendable {
             }
         }
         let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
-        let connection = SocketConnection(fd: fd, chunks: stream)
+        let descriptor = SharedDescriptor(fd)
+        let connection = SocketConnection(fd: fd, chunks: stream, descriptor: descriptor)
         continuation.onTermination = { _ in connection.close() }
         Thread.detachNewThread {
             var buffer = [UInt8](repeating: 0, count: 16_384)
@@ -98,6 +107,7 @@ final class SocketConnection: Sendable {
                 continuation.yield(Array(buffer[0..<count]))
             }
             continuation.finish()
+            descriptor.release()
         }
         return connection
     }
@@ -144,6 +154,26 @@ final class SocketConnection: Sendable {
     }
 
     deinit {
-        Glibc.close(fd)
+        shutdown(fd, Int32(SHUT_RDWR))
+        descriptor.release()
+    }
+}
+
+/// A socket descriptor with two holders, the connection and its reading
+/// thread; the last to let go closes it.
+private final class SharedDescriptor: Sendable {
+    private let fd: Int32
+    private let holders = Locked(2)
+
+    init(_ fd: Int32) {
+        self.fd = fd
+    }
+
+    func release() {
+        let last = holders.withLock { holders -> Bool in
+            holders -= 1
+            return holders == 0
+        }
+        if last { Glibc.close(fd) }
     }
 }
