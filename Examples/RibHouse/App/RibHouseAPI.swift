@@ -21,6 +21,7 @@ struct RibHouseAPI: Sendable {
         let text: String
     }
 
+    @MainActor
     init(component: AppComponent) {
         pitService = component.pitService
         announcements = component.sharedAnnouncements

@@ -15,12 +15,22 @@ public struct TreeSnapshot: Encodable, Sendable {
     /// Snapshots the subtree of `router`.
     @MainActor
     public init(router: any Routing) {
-        let typeName = String(describing: type(of: router))
-        name = typeName.hasSuffix("Router") ? String(typeName.dropLast("Router".count)) : typeName
+        name = Self.name(of: router)
         let view = (router as? any ViewableRouting)?.viewControllable as? WebViewController
         fragment = view?.fragmentID
         state = EncodedState.of(router.interactable) ?? view.flatMap { EncodedState.of(viewController: $0) }
         children = router.children.map { TreeSnapshot(router: $0) }
+    }
+
+    /// The router's type without `Router`; for napkin's own generic routers
+    /// (a leaf built as a plain `ViewableRouter<I, V>`), the interactor's
+    /// type without `Interactor`.
+    @MainActor
+    private static func name(of router: any Routing) -> String {
+        let routerName = String(describing: type(of: router))
+        if !routerName.contains("<") { return routerName.hasSuffix("Router") ? String(routerName.dropLast("Router".count)) : routerName }
+        let interactorName = String(describing: type(of: router.interactable))
+        return interactorName.hasSuffix("Interactor") ? String(interactorName.dropLast("Interactor".count)) : interactorName
     }
 }
 
