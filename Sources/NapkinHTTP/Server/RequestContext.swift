@@ -30,7 +30,6 @@ final class RequestContext: Sendable {
         var reserved = 0
         var phase = Phase.receiving
         var ready: Response?
-        var forced = false
         var pump: BodyPump?
         var isHead = false
         /// Handed to a handler's task (and so in the server's registry).
