@@ -1,3 +1,5 @@
+import NapkinSupport
+
 /// The state machine behind every interactor: active or not, the tasks bound
 /// to the active scope, and the observers of `isActive`.
 ///

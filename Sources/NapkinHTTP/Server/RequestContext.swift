@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import NapkinSupport
 import Synchronization
 
 /// Everything napkin tracks for one request on one connection, from the request

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import NapkinSupport
 import Synchronization
 
 /// The part of a running server that libmicrohttpd's callbacks reach through
