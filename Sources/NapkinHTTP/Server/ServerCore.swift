@@ -172,8 +172,9 @@ final class ServerCore: Sendable {
 
     /// Hands a finished response to the connection: inline if the access handler is
     /// still on the stack, otherwise queue it and resume the suspended connection.
-    /// A response for a connection already answered (shutdown forced a 503, or
-    /// the client left) is dropped.
+    /// Once a response was queued (shutdown forced a 503 onto the suspended
+    /// connection, say) or the client left, later ones are dropped; while the
+    /// access handler is still on the stack, the last one delivered is sent.
     func deliver(_ response: Response, to context: RequestContext) {
         let (queueNow, isHead) = context.state.withLock { s -> (Bool, Bool) in
             switch s.phase {
