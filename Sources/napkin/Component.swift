@@ -1,3 +1,5 @@
+import NapkinSupport
+
 /// A dependency-injection scope: the `Component` of a napkin provides what
 /// the napkin and its children need.
 ///

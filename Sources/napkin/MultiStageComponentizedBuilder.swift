@@ -1,3 +1,5 @@
+import NapkinSupport
+
 /// A builder whose component lives across several stages of one build: a
 /// parent can read ``componentForCurrentBuildPass`` (to build children, or
 /// to prepare values) before it finishes with ``finalStageBuild(withDynamicDependency:)``.

@@ -18,7 +18,7 @@ public struct TreeSnapshot: Encodable, Sendable {
         name = Self.name(of: router)
         let view = (router as? any ViewableRouting)?.viewControllable as? WebViewController
         fragment = view?.fragmentID
-        state = EncodedState.of(router.interactable) ?? view.flatMap { EncodedState.of(viewController: $0) }
+        state = Self.state(of: router.interactable) ?? view.flatMap { Self.state(of: $0) }
         children = router.children.map { TreeSnapshot(router: $0) }
     }
 
@@ -34,22 +34,22 @@ public struct TreeSnapshot: Encodable, Sendable {
     }
 }
 
-/// A presenter's state, captured on the main actor as a JSON value.
-public enum EncodedState {
+/// Capturing a presenter's state on the main actor as a JSON value.
+extension TreeSnapshot {
     @MainActor
-    static func of(_ interactor: any Interactable) -> JSONValue? {
+    private static func state(of interactor: any Interactable) -> JSONValue? {
         guard let presentable = interactor as? any PresentableInteractable else { return nil }
-        return of(presenterOf: presentable)
+        return state(presenterOf: presentable)
     }
 
     @MainActor
-    private static func of<I: PresentableInteractable>(presenterOf interactor: I) -> JSONValue? {
+    private static func state<I: PresentableInteractable>(presenterOf interactor: I) -> JSONValue? {
         guard let presenter = interactor.presenter as? any StatePresenting else { return nil }
         return capture(presenter)
     }
 
     @MainActor
-    static func of(viewController: WebViewController) -> JSONValue? {
+    private static func state(of viewController: WebViewController) -> JSONValue? {
         guard let presenter = viewController as? any StatePresenting else { return nil }
         return capture(presenter)
     }
