@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "NapkinRedis", targets: ["NapkinRedis"]),
         .executable(name: "RibHouse", targets: ["RibHouse"]),
         .executable(name: "NapkinBenchmarks", targets: ["NapkinBenchmarks"]),
+        .plugin(name: "NapkinFeature", targets: ["NapkinFeature"]),
     ],
     targets: [
         // Code napkin's modules share and do not publish (package access, no product).
@@ -45,6 +46,18 @@ let package = Package(
             dependencies: ["napkin", "NapkinHTTP", "NapkinWeb", "NapkinTesting", "NapkinRedis", "NapkinSupport"],
             exclude: ["Floor"],
             swiftSettings: strict
+        ),
+        // swift package --allow-writing-to-package-directory napkin-feature Name
+        // writes a new napkin and its test (see its --help).
+        .plugin(
+            name: "NapkinFeature",
+            capability: .command(
+                intent: .custom(
+                    verb: "napkin-feature",
+                    description: "Writes a new napkin (builder, interactor, view) and a passing test for it"),
+                permissions: [
+                    .writeToPackageDirectory(reason: "Writes the new napkin's files into a target's folder and its test into a test target's folder")
+                ])
         ),
         .testTarget(name: "napkinTests", dependencies: ["napkin"], swiftSettings: strict),
         .testTarget(name: "NapkinHTTPTests", dependencies: ["NapkinHTTP", "NapkinSupport"], swiftSettings: strict),
