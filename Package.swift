@@ -25,7 +25,13 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
         .target(name: "NapkinHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
-        .target(name: "NapkinWeb", dependencies: ["napkin", "NapkinHTTP"], swiftSettings: strict),
+        // napkin.js is compiled into the module (see Sources/NapkinWeb/App/ClientScript.swift).
+        .target(
+            name: "NapkinWeb",
+            dependencies: ["napkin", "NapkinHTTP"],
+            resources: [.embedInCode("Resources/napkin.js")],
+            swiftSettings: strict
+        ),
         .target(name: "NapkinTesting", dependencies: ["napkin", "NapkinWeb", "NapkinHTTP"], swiftSettings: strict),
         // libhiredis-dev; see Sources/CHiredis/shim.h for why no pkgConfig.
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),

@@ -24,8 +24,9 @@
 // it or the element `data-napkin-reload`:
 //   <a href="/export" data-napkin-reload>Export</a>
 // It follows only paths that resolve to this page's origin.
-// No framework, no build step, no inline script: load with
-//   <script src="/napkin.js" defer></script>
+// No framework, no build step, no inline script. Every napkin app serves
+// this file itself, at /_napkin/napkin.js, and napkin's page layout loads it:
+//   <script src="/_napkin/napkin.js" defer></script>
 (() => {
   'use strict';
 
