@@ -19,14 +19,7 @@ enum ClientScript {
     static let bytes: [UInt8] = PackageResources.napkin_js
 
     /// A strong entity tag: 64 bits of FNV-1a over the bytes, and their count.
-    static let etag: String = {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return "\"napkin-\(String(hash, radix: 16))-\(String(bytes.count, radix: 16))\""
-    }()
+    static let etag = "\"napkin-\(String(FNV1a.hash(bytes), radix: 16))-\(String(bytes.count, radix: 16))\""
 
     /// The fields every answer carries, 304s included.
     private static let validators: HTTPHeaders = ["ETag": etag, "Cache-Control": "no-cache"]
