@@ -228,6 +228,19 @@ struct FormErrorTests {
         #expect(flood.body.count < 20_000)
         #expect(!flood.text.contains("<b>"))
 
+        // A huge form key is not kept either: the message is in no form, the problem is still there.
+        let rate = try #require(page.form(withButton: "Rate ribs"))
+        let longKey = String(repeating: "k", count: 200_000)
+        let keyed = try await client.post(rate.action, form: Self.fields(of: rate, ["_key": longKey, "stars": "0"]), headers: headers)
+        #expect(keyed.status == 422)
+        #expect(keyed.body.count < 20_000)
+        #expect(!keyed.text.contains("Give 1 to 5 stars."))
+        let sessionID = try #require(await client.sessionID)
+        let fragmentID = try #require(rate.value(of: "_fragment"))
+        let problem = try #require(testApp.app.session(id: sessionID)?.mostRecentTab?.fragment(id: fragmentID)?.problem(for: "rate"))
+        #expect(problem.key == nil)
+        #expect(problem.message == "Give 1 to 5 stars.")
+
         // Not a form at all.
         for body in ["quantity=%zz&name=a", "name=%ff%fe", "%"] {
             let garbage = try await client.send(

@@ -40,6 +40,9 @@ public struct FormProblem: Sendable, Equatable {
     /// field counting 16 more), so a problem stays small however much was
     /// posted; fields past it are left out.
     static let keptBytes = 16 * 1024
+    /// A posted form key longer than this is not kept (no form of the view
+    /// has it).
+    static let maxKeyBytes = 1024
 
     init(_ error: FormError, id: String, key: String?, fields: [(name: String, value: String)]) {
         message = error.message

@@ -24,6 +24,11 @@ import napkin
 /// }
 /// ```
 ///
+/// An action refuses a post by throwing a ``FormError`` (so does a post
+/// whose fields do not decode): the action's ``form(_:key:class:returnTo:content:)``
+/// then shows the message, and ``problem(for:)`` tells the body which field
+/// to mark and what was typed.
+///
 /// napkin wraps the body in `<div class="napkin" id="…" data-napkin="…">`
 /// with a stable fragment id. While the fragment is on a page, napkin
 /// observes what ``body()`` read (Observation): when any of it changes, the
@@ -242,12 +247,19 @@ open class WebViewController: ViewControllable {
     /// Keeps why the post of `name` was refused, and re-renders.
     func record(_ problem: FormProblem, for name: String) {
         problems[name] = problem
-        invalidate()
+        problemsChanged()
     }
 
     /// Forgets a refused post of `name` after one that succeeded.
     func clearProblem(for name: String) {
         guard problems.removeValue(forKey: name) != nil else { return }
+        problemsChanged()
+    }
+
+    /// Re-renders what shows this fragment's forms: its body, and its
+    /// regions, whose forms are this fragment's too.
+    private func problemsChanged() {
+        for region in regions.values { region.invalidate() }
         invalidate()
     }
 

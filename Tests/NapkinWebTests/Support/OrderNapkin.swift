@@ -3,7 +3,8 @@ import NapkinWeb
 import napkin
 
 /// A child napkin attached at `/order`: a form whose interactor refuses
-/// what it cannot take with ``FormError``, and one rating form per dish.
+/// what it cannot take with ``FormError``, one in a region of its own, and
+/// one rating form per dish.
 @MainActor
 struct OrderBuilder {
     func build() -> OrderRouter {
@@ -111,7 +112,7 @@ final class OrderViewController: WebViewController {
                 <input name="quantity" value="\(problem?.values["quantity"] ?? "1")"\(invalid("quantity"))>\
                 <button type="submit">Order</button>
                 """))\
-            \(form("cancel", content: "<button type=\"submit\">Cancel order</button>"))\
+            \(region("cancel") { [weak self] in self?.form("cancel", content: "<button type=\"submit\">Cancel order</button>") ?? .empty })\
             \(ratings)
             """
     }
