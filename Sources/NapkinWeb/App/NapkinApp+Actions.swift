@@ -47,7 +47,7 @@ extension NapkinApp {
                     return nil
                 } catch let error as FormError {
                     if fragment.isMounted(in: tab) {
-                        // The view renders keys (an item's id): a longer one is no key of its.
+                        // Keys are what the view rendered (an item's id): a longer one is not kept.
                         let key = field("_key").flatMap { $0.utf8.count <= FormProblem.maxKeyBytes ? $0 : nil }
                         let id = FragmentID.problem(in: fragment.fragmentID, action: name, key: key)
                         fragment.record(FormProblem(error, id: id, key: key, fields: fields), for: name)
