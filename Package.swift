@@ -16,49 +16,68 @@ let package = Package(
         .library(name: "NapkinRedis", targets: ["NapkinRedis"]),
         .executable(name: "RibHouse", targets: ["RibHouse"]),
         .executable(name: "NapkinBenchmarks", targets: ["NapkinBenchmarks"]),
+        .plugin(name: "NapkinFeature", targets: ["NapkinFeature"]),
     ],
     targets: [
-        .target(name: "napkin", swiftSettings: strict),
+        // Code napkin's modules share and do not publish (package access, no product).
+        .target(name: "NapkinSupport", swiftSettings: strict),
+        .target(name: "napkin", dependencies: ["NapkinSupport"], swiftSettings: strict),
         .systemLibrary(
             name: "CMicroHTTPD",
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
-        .target(name: "NapkinHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+        .target(name: "NapkinHTTP", dependencies: ["CMicroHTTPD", "NapkinSupport"], swiftSettings: strict),
         // napkin.js is compiled into the module (see Sources/NapkinWeb/App/ClientScript.swift).
         .target(
             name: "NapkinWeb",
-            dependencies: ["napkin", "NapkinHTTP"],
+            dependencies: ["napkin", "NapkinHTTP", "NapkinSupport"],
             resources: [.embedInCode("Resources/napkin.js")],
             swiftSettings: strict
         ),
-        .target(name: "NapkinTesting", dependencies: ["napkin", "NapkinWeb", "NapkinHTTP"], swiftSettings: strict),
+        .target(
+            name: "NapkinTesting", dependencies: ["napkin", "NapkinWeb", "NapkinHTTP", "NapkinSupport"], swiftSettings: strict
+        ),
         // libhiredis-dev; see Sources/CHiredis/shim.h for why no pkgConfig.
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
-        .target(name: "NapkinRedis", dependencies: ["napkin", "NapkinWeb", "CHiredis"], swiftSettings: strict),
+        .target(name: "NapkinRedis", dependencies: ["napkin", "NapkinWeb", "NapkinSupport", "CHiredis"], swiftSettings: strict),
         .executableTarget(
             name: "RibHouse",
-            dependencies: ["napkin", "NapkinWeb", "NapkinHTTP", "NapkinRedis"],
+            dependencies: ["napkin", "NapkinWeb", "NapkinHTTP", "NapkinRedis", "NapkinSupport"],
             path: "Examples/RibHouse",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "NapkinBenchmarks",
-            dependencies: ["napkin", "NapkinHTTP", "NapkinWeb", "NapkinTesting", "NapkinRedis"],
+            dependencies: ["napkin", "NapkinHTTP", "NapkinWeb", "NapkinTesting", "NapkinRedis", "NapkinSupport"],
             exclude: ["Floor"],
             swiftSettings: strict
         ),
+        // swift package --allow-writing-to-package-directory napkin-feature Name
+        // writes a new napkin and its test (see its --help).
+        .plugin(
+            name: "NapkinFeature",
+            capability: .command(
+                intent: .custom(
+                    verb: "napkin-feature",
+                    description: "Writes a new napkin (builder, interactor, view) and a passing test for it"),
+                permissions: [
+                    .writeToPackageDirectory(reason: "Writes the new napkin's files into a target's folder and its test into a test target's folder")
+                ])
+        ),
         .testTarget(name: "napkinTests", dependencies: ["napkin"], swiftSettings: strict),
-        .testTarget(name: "NapkinHTTPTests", dependencies: ["NapkinHTTP"], swiftSettings: strict),
+        .testTarget(name: "NapkinHTTPTests", dependencies: ["NapkinHTTP", "NapkinSupport"], swiftSettings: strict),
         .testTarget(
             name: "NapkinWebTests",
-            dependencies: ["napkin", "NapkinWeb", "NapkinHTTP", "NapkinTesting"],
+            dependencies: ["napkin", "NapkinWeb", "NapkinHTTP", "NapkinTesting", "NapkinSupport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "NapkinRedisTests", dependencies: ["NapkinRedis", "NapkinWeb"], swiftSettings: strict),
+        .testTarget(
+            name: "NapkinRedisTests", dependencies: ["NapkinRedis", "NapkinWeb", "NapkinSupport"], swiftSettings: strict
+        ),
         .testTarget(
             name: "RibHouseTests",
-            dependencies: ["RibHouse", "napkin", "NapkinWeb", "NapkinHTTP", "NapkinTesting", "NapkinRedis"],
+            dependencies: ["RibHouse", "napkin", "NapkinWeb", "NapkinHTTP", "NapkinTesting", "NapkinRedis", "NapkinSupport"],
             swiftSettings: strict
         ),
     ],

@@ -6,10 +6,7 @@ import napkin
 /// One instance serves every session, so the services here fan out to every
 /// browser: the pit, the announcements, the specials board. Per-session
 /// state (who is signed in) lives in ``SessionComponent``.
-final class AppComponent: Component<any EmptyDependency>, SessionDependency, @unchecked Sendable {
-    // Safe to share: the stored properties are immutable and `Sendable`;
-    // `shared` is guarded by the component's lock.
-
+final class AppComponent: Component<any EmptyDependency>, SessionDependency {
     let specialsService: SpecialsService
     private let pitInterval: Duration
     /// How the app's processes reach each other (this process alone by default).

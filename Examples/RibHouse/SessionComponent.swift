@@ -12,9 +12,7 @@ protocol SessionDependency: Dependency {
 /// once per session. Its `authService` is `shared`, so every tab of a
 /// session sees the same guest: signing out in one tab signs out the
 /// others, live — and signing in one browser signs in no other.
-final class SessionComponent: Component<any SessionDependency>, LaunchNapkinDependency, @unchecked Sendable {
-    // Safe to share: `values` is immutable and `Sendable`; `shared` is locked.
-
+final class SessionComponent: Component<any SessionDependency>, LaunchNapkinDependency {
     /// The session's record, which outlives this process.
     let values: SessionValues
 

@@ -33,7 +33,7 @@ enum HTTPBenchmarks {
         }
 
         // napkin: router + middleware (error mapping and an access log whose lines are built and dropped).
-        var router = Router()
+        var router = HTTPRouter()
         router.use(AccessLog(sink: { _ in }))
         router.use(ErrorMiddleware())
         router.get("/") { _ in .text("Hello, World!") }
@@ -96,7 +96,7 @@ enum HTTPBenchmarks {
 
     static func eventStreams(client: String, streams: Int = 10_000) async throws {
         let hub = Hub()
-        var router = Router()
+        var router = HTTPRouter()
         router.get("/events") { _ in .eventStream(hub.subscribe()) }
         let server = HTTPServer(configuration: .init(workerThreads: threads, connectionLimit: 16_384, perIPConnectionLimit: 0), responder: router)
         try server.start()

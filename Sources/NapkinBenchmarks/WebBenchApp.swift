@@ -99,7 +99,7 @@ enum BenchApp {
     static func make(
         maxSessions: Int = 100_000, maxTabsPerSession: Int = 16,
         sessionRecords: any SessionRecordStore = InMemorySessionRecords()
-    ) -> (app: NapkinApp, router: NapkinHTTP.Router, component: BenchComponent) {
+    ) -> (app: NapkinApp, router: HTTPRouter, component: BenchComponent) {
         let component = BenchComponent()
         let configuration = NapkinConfiguration(
             layout: PageLayout(title: "Bench", stylesheets: ["/bench.css"]), maxSessions: maxSessions,
@@ -110,7 +110,7 @@ enum BenchApp {
             return BenchRootRouter(
                 interactor: BenchInteractor(presenter: presenter, ticker: nil), viewController: viewController, component: component)
         }
-        var router = NapkinHTTP.Router()
+        var router = HTTPRouter()
         router.get("/plain") { _ in .text("Hello, world!") }
         app.mount(on: &router)
         return (app, router, component)

@@ -1,5 +1,6 @@
 import Foundation
 import NapkinHTTP
+import NapkinSupport
 import NapkinTesting
 import NapkinWeb
 import napkin

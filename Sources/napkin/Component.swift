@@ -1,3 +1,5 @@
+import NapkinSupport
+
 /// A dependency-injection scope: the `Component` of a napkin provides what
 /// the napkin and its children need.
 ///
@@ -5,21 +7,21 @@
 /// make scope-wide singletons with ``shared(forCallerKey:_:)``:
 ///
 /// ```swift
-/// final class HomeComponent: Component<any HomeDependency>, @unchecked Sendable {
+/// final class HomeComponent: Component<any HomeDependency>, ChildDependency {
 ///     var userService: UserService { shared { UserService(api: dependency.api) } }
 /// }
 /// ```
 ///
-/// A component is read from builders, interactors and routers at once, so
-/// `shared` is thread-safe: each factory runs at most once per component and
-/// key, however many callers race for it.
-open class Component<DependencyType: Sendable>: Dependency, @unchecked Sendable {
-    // Safe to share: `dependency` is immutable and `cells` is a `Locked` (pthread mutex).
-
+/// Components live on the main actor, with the builders that read them, so
+/// a subclass is `Sendable` as it stands: nothing to lock, nothing to vouch
+/// for with `@unchecked Sendable`. Hand an interactor the values it needs,
+/// not the component.
+@MainActor
+open class Component<DependencyType>: Dependency {
     /// The parent's dependency, for this component to read and forward.
     public let dependency: DependencyType
 
-    private let cells = Locked<[String: SharedInstanceCell]>([:])
+    private var instances: [String: Any] = [:]
 
     /// Creates a component on top of its parent's dependency.
     public init(dependency: DependencyType) {
@@ -30,15 +32,12 @@ open class Component<DependencyType: Sendable>: Dependency, @unchecked Sendable 
     /// `factory` on first use.
     ///
     /// Call it as `shared { ... }` from a computed property: the key defaults
-    /// to the property's name. Callers of other keys never wait on this
-    /// factory, and the factory may itself read other `shared` properties.
+    /// to the property's name. The factory may itself read other `shared`
+    /// properties of the component.
     public final func shared<T>(forCallerKey key: String = #function, _ factory: () -> T) -> T {
-        let cell = cells.withLock { cells in
-            if let cell = cells[key] { return cell }
-            let cell = SharedInstanceCell()
-            cells[key] = cell
-            return cell
-        }
-        return cell.value(factory)
+        if let existing = instances[key] as? T { return existing }
+        let made = factory()
+        instances[key] = made
+        return made
     }
 }

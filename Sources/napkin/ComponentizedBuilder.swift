@@ -3,20 +3,16 @@
 ///
 /// Override ``build(with:_:)``; callers use
 /// ``build(withDynamicBuildDependency:dynamicComponentDependency:)``.
-open class ComponentizedBuilder<ComponentType: Sendable, RouterType, DynamicBuildDependency, DynamicComponentDependency>:
-    Buildable, @unchecked Sendable
-{
-    // Safe to share: the only stored property is an immutable `@Sendable` closure.
-
-    private let componentBuilder: @Sendable (DynamicComponentDependency) -> ComponentType
+@MainActor
+open class ComponentizedBuilder<ComponentType, RouterType, DynamicBuildDependency, DynamicComponentDependency>: Buildable {
+    private let componentBuilder: (DynamicComponentDependency) -> ComponentType
 
     /// Creates a builder that makes each build's component with `componentBuilder`.
-    public init(componentBuilder: @escaping @Sendable (DynamicComponentDependency) -> ComponentType) {
+    public init(componentBuilder: @escaping (DynamicComponentDependency) -> ComponentType) {
         self.componentBuilder = componentBuilder
     }
 
     /// Builds the napkin and returns its router.
-    @MainActor
     public final func build(
         withDynamicBuildDependency dynamicBuildDependency: DynamicBuildDependency,
         dynamicComponentDependency: DynamicComponentDependency
@@ -29,7 +25,6 @@ open class ComponentizedBuilder<ComponentType: Sendable, RouterType, DynamicBuil
 
     /// Builds the napkin and returns both its new component and its router,
     /// for parents that keep the component to build further children.
-    @MainActor
     public final func buildWithComponent(
         withDynamicBuildDependency dynamicBuildDependency: DynamicBuildDependency,
         dynamicComponentDependency: DynamicComponentDependency
@@ -40,36 +35,28 @@ open class ComponentizedBuilder<ComponentType: Sendable, RouterType, DynamicBuil
     }
 
     /// Makes the napkin from its component. Subclasses must override it.
-    @MainActor
     open func build(with component: ComponentType, _ dynamicBuildDependency: DynamicBuildDependency) async -> RouterType {
         fatalError("\(type(of: self)) must override build(with:_:)")
     }
 }
 
 /// A ``ComponentizedBuilder`` with no build-time values.
-open class SimpleComponentizedBuilder<ComponentType: Sendable, RouterType>:
-    ComponentizedBuilder<ComponentType, RouterType, Void, Void>, @unchecked Sendable
-{
-    // Safe to share: adds no stored state.
-
+open class SimpleComponentizedBuilder<ComponentType, RouterType>: ComponentizedBuilder<ComponentType, RouterType, Void, Void> {
     /// Creates a builder that makes each build's component with `componentBuilder`.
-    public init(componentBuilder: @escaping @Sendable () -> ComponentType) {
+    public init(componentBuilder: @escaping () -> ComponentType) {
         super.init(componentBuilder: { _ in componentBuilder() })
     }
 
     /// Builds the napkin and returns its router.
-    @MainActor
     public final func build() async -> RouterType {
         await build(withDynamicBuildDependency: (), dynamicComponentDependency: ())
     }
 
-    @MainActor
     override public final func build(with component: ComponentType, _ dynamicBuildDependency: Void) async -> RouterType {
         await build(with: component)
     }
 
     /// Makes the napkin from its component. Subclasses must override it.
-    @MainActor
     open func build(with component: ComponentType) async -> RouterType {
         fatalError("\(type(of: self)) must override build(with:)")
     }

@@ -23,7 +23,9 @@ public protocol Interactable: Actor {
     /// Start subscriptions here with ``task(priority:_:)``.
     func didBecomeActive() async
 
-    /// Called once per deactivation, after the bound tasks were cancelled.
+    /// Called once per deactivation, first: the interactor is still active
+    /// and its bound tasks still run (they are cancelled once it returns).
+    /// Flush state here; work bound now with ``task(priority:_:)`` is refused.
     func willResignActive() async
 }
 
@@ -41,7 +43,8 @@ extension Interactable {
     public nonisolated var isActiveStream: AsyncStream<Bool> { lifecycle.isActiveStream }
 
     /// Makes the interactor active and calls ``didBecomeActive()``. Does
-    /// nothing when it is already active.
+    /// nothing when it is already active, unless a ``deactivate()`` is
+    /// under way: then this later call wins (see ``deactivate()``).
     public func activate() async {
         guard let activation = lifecycle.beginActivation() else { return }
         await InteractorLifecycle.$activation.withValue(activation) {
@@ -49,11 +52,19 @@ extension Interactable {
         }
     }
 
-    /// Makes the interactor inactive, cancels its bound tasks, then calls
-    /// ``willResignActive()``. Does nothing when it is already inactive.
+    /// Calls ``willResignActive()`` while the interactor is still active,
+    /// then cancels its bound tasks and makes it inactive — the order of
+    /// napkin for iOS. Does nothing when it is already inactive, or already
+    /// deactivating (that deactivation ends the activation).
+    ///
+    /// An ``activate()`` made while ``willResignActive()`` runs wins, as the
+    /// later call: the interactor stays active and its ``didBecomeActive()``
+    /// runs again, while this deactivation still cancels the work bound before
+    /// it began.
     public func deactivate() async {
-        guard lifecycle.endActivation() else { return }
+        guard let deactivation = lifecycle.beginDeactivation() else { return }
         await willResignActive()
+        lifecycle.endDeactivation(deactivation)
     }
 
     /// Hands each value of `subscription` to `handler`, one at a time, while
@@ -70,7 +81,8 @@ extension Interactable {
     /// (a few KiB each), which adds up over thousands of sessions. Values are
     /// handled in order; while one is handled, newer ones queue by the
     /// broadcaster's policy. Deactivation cancels the observation. On an
-    /// inactive interactor the subscription is cancelled at once.
+    /// inactive or deactivating interactor the subscription is cancelled at
+    /// once.
     public nonisolated func observe<Value: Sendable>(
         _ subscription: Subscription<Value>,
         _ handler: @escaping @Sendable (Value) async -> Void
@@ -79,9 +91,9 @@ extension Interactable {
     }
 
     /// Starts `operation` bound to the active scope: it is cancelled when
-    /// the interactor deactivates. On an inactive interactor — or from a
-    /// `didBecomeActive()` that a later deactivation overtook — the work
-    /// never runs and the returned task is already cancelled.
+    /// the interactor deactivates. On an inactive or deactivating interactor
+    /// — or from a `didBecomeActive()` that a later deactivation overtook —
+    /// the work never runs and the returned task is already cancelled.
     @discardableResult
     public nonisolated func task(
         priority: TaskPriority? = nil,

@@ -1,3 +1,5 @@
+import NapkinSupport
+
 /// The state machine behind every interactor: active or not, the tasks bound
 /// to the active scope, and the observers of `isActive`.
 ///
@@ -9,18 +11,27 @@
 ///   the work; it returns an already-cancelled task.
 /// - Finished bound tasks leave the set, so a long-lived interactor does not
 ///   grow.
-/// - Every transition bumps a generation. Work that `didBecomeActive()` binds
-///   after a later `deactivate()` already ran belongs to a lost activation
-///   and is refused, so racing calls end in the state of the last one.
+/// - Deactivation follows napkin for iOS: `willResignActive()` runs while
+///   the interactor is still active and its bound work still runs; only then
+///   is that work cancelled and the interactor inactive. Work bound while it
+///   deactivates is refused.
+/// - Every activation starts a new generation. Work that `didBecomeActive()`
+///   binds after a later `deactivate()` began belongs to a lost activation
+///   and is refused; an `activate()` made while a deactivation runs wins over
+///   it. So racing calls end in the state of the last one.
 public final class InteractorLifecycle: @unchecked Sendable {
     // Safe to share: all mutable state lives in `state`, a `Locked` (pthread mutex).
 
     struct State {
         var isActive = false
+        /// A deactivation has begun and not ended: its `willResignActive()` runs.
+        var deactivating = false
+        /// Bumped when an activation begins or ends; the work bound in one
+        /// activation carries its generation.
         var generation: UInt64 = 0
         var nextID: UInt64 = 0
-        var tasks: [UInt64: Task<Void, Never>] = [:]
-        var observations: [UInt64: @Sendable () -> Void] = [:]
+        var tasks: [UInt64: (generation: UInt64, task: Task<Void, Never>)] = [:]
+        var observations: [UInt64: (generation: UInt64, cancel: @Sendable () -> Void)] = [:]
         var observers: [UInt64: AsyncStream<Bool>.Continuation] = [:]
     }
 
@@ -41,8 +52,8 @@ public final class InteractorLifecycle: @unchecked Sendable {
     deinit {
         // Backstop: an interactor released while active takes its work with it.
         let (tasks, observations, observers) = state.withLock { ($0.tasks.values, $0.observations.values, $0.observers.values) }
-        for task in tasks { task.cancel() }
-        for cancel in observations { cancel() }
+        for bound in tasks { bound.task.cancel() }
+        for observation in observations { observation.cancel() }
         for observer in observers { observer.finish() }
     }
 
@@ -73,49 +84,68 @@ public final class InteractorLifecycle: @unchecked Sendable {
         return stream
     }
 
-    /// Marks the lifecycle active; `nil` when it already was.
+    /// Begins an activation; `nil` when the lifecycle is active and not
+    /// deactivating. During a deactivation it stays active: the new
+    /// activation overtakes that deactivation, which then only ends the
+    /// work of the activation it began on.
     func beginActivation() -> Activation? {
         state.withLock { state in
-            guard !state.isActive else { return nil }
-            state.isActive = true
+            if state.isActive {
+                guard state.deactivating else { return nil }
+                state.deactivating = false
+            } else {
+                state.isActive = true
+                for observer in state.observers.values { observer.yield(true) }
+            }
             state.generation += 1
-            for observer in state.observers.values { observer.yield(true) }
             return Activation(lifecycle: ObjectIdentifier(self), generation: state.generation)
         }
     }
 
-    /// Marks the lifecycle inactive and cancels its bound tasks; `false`
-    /// when it already was inactive.
-    func endActivation() -> Bool {
-        let ended: ([Task<Void, Never>], [@Sendable () -> Void])? = state.withLock { state in
-            guard state.isActive else { return nil }
-            state.isActive = false
-            state.generation += 1
-            for observer in state.observers.values { observer.yield(false) }
-            defer {
-                state.tasks.removeAll()
-                state.observations.removeAll()
-            }
-            return (Array(state.tasks.values), Array(state.observations.values))
+    /// Begins a deactivation and returns the generation it ends; `nil` when
+    /// the lifecycle is inactive or already deactivating. Nothing is
+    /// cancelled yet, and new work is refused until an activation.
+    func beginDeactivation() -> UInt64? {
+        state.withLock { state in
+            guard state.isActive, !state.deactivating else { return nil }
+            state.deactivating = true
+            return state.generation
         }
-        guard let (tasks, observations) = ended else { return false }
-        for task in tasks { task.cancel() }
-        for cancel in observations { cancel() }
-        return true
     }
 
-    /// Whether work may be bound now: active, and not from an activation
-    /// that a later transition overtook.
+    /// Ends the deactivation begun at `generation`: cancels the work bound
+    /// in that activation and, unless an activation overtook it, marks the
+    /// lifecycle inactive.
+    func endDeactivation(_ generation: UInt64) {
+        let (tasks, observations) = state.withLock { state in
+            if state.generation == generation {
+                state.isActive = false
+                state.deactivating = false
+                state.generation += 1
+                for observer in state.observers.values { observer.yield(false) }
+            }
+            let tasks = state.tasks.filter { $0.value.generation == generation }
+            let observations = state.observations.filter { $0.value.generation == generation }
+            for id in tasks.keys { state.tasks.removeValue(forKey: id) }
+            for id in observations.keys { state.observations.removeValue(forKey: id) }
+            return (tasks.values.map(\.task), observations.values.map(\.cancel))
+        }
+        for task in tasks { task.cancel() }
+        for cancel in observations { cancel() }
+    }
+
+    /// Whether work may be bound now: active, not deactivating, and not from
+    /// an activation that a later transition overtook.
     private func accepts(_ activation: Activation?, _ state: State) -> Bool {
-        guard state.isActive else { return false }
+        guard state.isActive, !state.deactivating else { return false }
         if let activation, activation.lifecycle == ObjectIdentifier(self) {
             return activation.generation == state.generation
         }
         return true
     }
 
-    /// Hands `subscription`'s values to `handler` while active; `false`
-    /// (and the subscription cancelled) when refused.
+    /// Hands `subscription`'s values to `handler` while active, or cancels
+    /// the subscription when refused.
     func observe<Value: Sendable>(
         _ subscription: Subscription<Value>,
         _ handler: @escaping @Sendable (Value) async -> Void
@@ -125,7 +155,7 @@ public final class InteractorLifecycle: @unchecked Sendable {
             guard accepts(activation, state) else { return false }
             let id = state.nextID
             state.nextID += 1
-            state.observations[id] = { subscription.cancel() }
+            state.observations[id] = (state.generation, { subscription.cancel() })
             return true
         }
         guard accepted else {
@@ -133,11 +163,6 @@ public final class InteractorLifecycle: @unchecked Sendable {
             return
         }
         subscription.push(to: handler)
-    }
-
-    /// The number of live observations.
-    var observationCount: Int {
-        state.withLock { $0.observations.count }
     }
 
     /// Starts `operation` bound to the active scope, or refuses it.
@@ -166,7 +191,7 @@ public final class InteractorLifecycle: @unchecked Sendable {
                 }
                 self?.finish(id)
             }
-            state.tasks[id] = task
+            state.tasks[id] = (state.generation, task)
             return task
         }
         if let bound { return bound }

@@ -54,13 +54,8 @@ open class Router<InteractorType: Interactable>: Routing {
     public private(set) final var children: [any Routing] = []
     private var childIDs: Set<ObjectIdentifier> = []
 
-    private var loadState = LoadState.notLoaded
-
-    private enum LoadState {
-        case notLoaded
-        case loading([CheckedContinuation<Void, Never>])
-        case loaded
-    }
+    /// Set when ``load()`` first runs, so that ``didLoad()`` runs once.
+    private var loadStarted = false
 
     /// Creates a router for `interactor`.
     public init(interactor: InteractorType) {
@@ -75,35 +70,13 @@ open class Router<InteractorType: Interactable>: Routing {
     open func didLoad() async {}
 
     /// Whether ``didLoad()`` has completed.
-    public final var isLoaded: Bool {
-        if case .loaded = loadState { return true }
-        return false
-    }
+    public private(set) final var isLoaded = false
 
     public final func load() async {
-        guard case .notLoaded = loadState else { return }
-        loadState = .loading([])
+        guard !loadStarted else { return }
+        loadStarted = true
         await didLoad()
-        if case .loading(let waiters) = loadState {
-            for waiter in waiters { waiter.resume() }
-        }
-        loadState = .loaded
-    }
-
-    /// Returns once ``didLoad()`` has completed, loading the router first if
-    /// nobody has.
-    public final func loaded() async {
-        switch loadState {
-        case .loaded:
-            return
-        case .notLoaded:
-            await load()
-        case .loading(var waiters):
-            await withCheckedContinuation { continuation in
-                waiters.append(continuation)
-                loadState = .loading(waiters)
-            }
-        }
+        isLoaded = true
     }
 
     public final func attachChild(_ child: any Routing) async {

@@ -9,10 +9,7 @@ import Testing
 struct LiveUpdateTests {
     @Test("a presenter change becomes a patch of its fragment on the session's stream", arguments: TestApp.Mode.allCases)
     func patchOnChange(mode: TestApp.Mode) async throws {
-        let testApp = try await TestApp.start(mode)
-        let client = testApp.client()
-        let page = try await client.get("/")
-        let stream = try await client.events()
+        let (testApp, client, page, stream) = try await openTab(mode)
         #expect(stream.status == 200)
         let initial = try await stream.nextPatch()
         #expect(initial.html.contains("Count: 0"))
@@ -21,6 +18,25 @@ struct LiveUpdateTests {
         #expect(patch.html.contains("Count: 1"))
         #expect(patch.html.hasPrefix("<div class=\"napkin\" id=\"\(patch.id)\""))
         #expect((patch.eventID ?? 0) > (initial.eventID ?? 0))
+        stream.close()
+        await testApp.stop()
+    }
+
+    @Test("a main-actor test's predicate runs on the main actor and may use the test's own state", arguments: TestApp.Mode.allCases)
+    func predicateOnTheCallersActor(mode: TestApp.Mode) async throws {
+        let (testApp, client, page, stream) = try await openTab(mode)
+        _ = try await client.submit(page, button: "Increment", javascript: true)
+        // A mutable local: a `@Sendable` predicate could not capture it.
+        var looked: [String] = []
+        let patch = try await stream.nextPatch { patch in
+            MainActor.preconditionIsolated()
+            looked.append(patch.html)
+            return patch.html.contains("Count: 1")
+        }
+        #expect(patch.html.contains("Count: 1"))
+        // The page as of connecting came first and was skipped.
+        #expect(looked.first?.contains("Count: 0") == true)
+        #expect(looked.last == patch.html)
         stream.close()
         await testApp.stop()
     }
@@ -117,10 +133,7 @@ struct LiveUpdateTests {
 
     @Test("typed markup comes back escaped in HTML, JSON and patches", arguments: TestApp.Mode.allCases)
     func escapingEverywhere(mode: TestApp.Mode) async throws {
-        let testApp = try await TestApp.start(mode)
-        let client = testApp.client()
-        let page = try await client.get("/")
-        let stream = try await client.events()
+        let (testApp, client, page, stream) = try await openTab(mode)
         _ = try await stream.nextPatch()
         let attack = "<script>alert(1)</script>"
         _ = try await client.submit(page, button: "Save note", fields: ["text": attack], javascript: true)
@@ -139,5 +152,13 @@ struct LiveUpdateTests {
         #expect(tree.napkin(named: "Home")?["state"]?["note"]?.stringValue == attack)
         stream.close()
         await testApp.stop()
+    }
+
+    /// A started app, a client, its first page and that tab's event stream.
+    private func openTab(_ mode: TestApp.Mode) async throws -> (TestApp, TestClient, TestResponse, EventStreamReader) {
+        let testApp = try await TestApp.start(mode)
+        let client = testApp.client()
+        let page = try await client.get("/")
+        return (testApp, client, page, try await client.events())
     }
 }

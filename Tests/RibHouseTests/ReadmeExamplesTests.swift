@@ -44,7 +44,7 @@ struct ReadmeExamplesTests {
         let host = Host()
         await root.launch(from: host)
         #expect(host.root === root.viewController)
-        let child = try #require(root.children.first as? ReadmeRings.GaugeRouter)
+        let child = try #require(root.children.first as? ViewableRouter<ReadmeRings.GaugeInteractor, ReadmeRings.GaugeView>)
         #expect(root.children.count == 1)
         let gauges = [root.interactor.presenter, child.interactor.presenter]
 

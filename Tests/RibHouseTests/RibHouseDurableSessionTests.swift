@@ -1,4 +1,5 @@
 import NapkinHTTP
+import NapkinSupport
 import NapkinTesting
 import NapkinWeb
 import Testing

@@ -14,7 +14,7 @@ struct RibHouseToastTests {
 
     @Test("the presenter keeps the newest three toasts; the oldest leave first")
     func presenterKeepsTheNewestThree() {
-        let presenter = LaunchNapkinPresenter(viewController: LaunchNapkinViewController())
+        let presenter = LaunchNapkinPresenter()
         for id in 1...5 {
             presenter.present(toast: Toast(id: id, text: "Toast \(id)"))
             #expect(presenter.toasts.count == min(id, 3))
@@ -28,7 +28,7 @@ struct RibHouseToastTests {
 
     @Test("a burst keeps at most three expiry timers in the session; closing a toast ends its timer")
     func interactorKeepsAFewTimers() async throws {
-        let presenter = LaunchNapkinPresenter(viewController: LaunchNapkinViewController())
+        let presenter = LaunchNapkinPresenter()
         let interactor = LaunchNapkinInteractor(presenter: presenter, authService: BarbecueAuthService(values: SessionValues()))
         await interactor.activate()
         let idle = interactor.lifecycle.boundTaskCount

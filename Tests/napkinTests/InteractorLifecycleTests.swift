@@ -62,6 +62,33 @@ private final class Gate: Sendable {
     func open() { continuation.yield() }
 }
 
+/// Bound work that answers pings while it runs: a hook can ask whether it
+/// still runs without waiting on a clock.
+private final class Echo: Sendable {
+    private let pings: AsyncStream<Void>
+    private let pinger: AsyncStream<Void>.Continuation
+    private let answers: AsyncStream<Void>
+    private let answerer: AsyncStream<Void>.Continuation
+
+    init() {
+        (pings, pinger) = AsyncStream.makeStream()
+        (answers, answerer) = AsyncStream.makeStream()
+    }
+
+    /// The work: answers each ping until it is cancelled.
+    func serve() async {
+        for await _ in pings where !Task.isCancelled { answerer.yield() }
+        answerer.finish()
+    }
+
+    /// Whether the work answered (`false` once it has ended).
+    func ping() async -> Bool {
+        pinger.yield()
+        for await _ in answers { return true }
+        return false
+    }
+}
+
 @Suite("Interactor lifecycle", .timeLimit(.minutes(1)))
 struct InteractorLifecycleTests {
     @Test("activate and deactivate are idempotent and call the hooks once each")
@@ -102,6 +129,85 @@ struct InteractorLifecycleTests {
         await task.value
         #expect(task.isCancelled)
         #expect(interactor.ranWork.value == 0)
+    }
+
+    @Test("willResignActive runs first, while the interactor is active and its bound work still runs")
+    func resignRunsFirst() async {
+        let interactor = ScriptedInteractor()
+        let echo = Echo()
+        await interactor.activate()
+        let work = interactor.task { await echo.serve() }
+        let seen = TestLock<(active: Bool, answered: Bool, cancelled: Bool)?>(nil)
+        await interactor.setHooks(resign: { interactor in
+            let answered = await echo.ping()
+            seen.withLock { $0 = (interactor.isActive, answered, work.isCancelled) }
+        })
+        await interactor.deactivate()
+        let during = try! #require(seen.withLock { $0 })
+        #expect(during.active)
+        #expect(during.answered, "the bound work still ran")
+        #expect(!during.cancelled)
+        // Once deactivate returns, the work is cancelled and the interactor inactive.
+        #expect(work.isCancelled)
+        #expect(!interactor.isActive)
+        await work.value
+        #expect(interactor.lifecycle.boundTaskCount == 0)
+    }
+
+    @Test("concurrent deactivations call willResignActive once; the later ones return at once")
+    func concurrentDeactivations() async {
+        let interactor = ScriptedInteractor()
+        let gate = Gate()
+        let log = EventLog()
+        await interactor.setHooks(resign: { _ in
+            log.append("resign")
+            await gate.wait()
+        })
+        await interactor.activate()
+        let work = await interactor.bindCountingWork()
+        let first = Task { await interactor.deactivate() }
+        for await _ in gate.reached { break }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 { group.addTask { await interactor.deactivate() } }
+        }
+        #expect(interactor.isActive, "the first deactivation has not ended")
+        #expect(!work.isCancelled)
+        gate.open()
+        await first.value
+        #expect(log.all == ["resign"])
+        #expect(!interactor.isActive)
+        #expect(work.isCancelled)
+    }
+
+    @Test("an activate made while willResignActive runs wins; that deactivation still ends the earlier work")
+    func activateDuringResign() async {
+        let interactor = ScriptedInteractor()
+        let gate = Gate()
+        let resigns = Counter()
+        let log = EventLog()
+        await interactor.setHooks(
+            active: { interactor in
+                log.append("active")
+                await interactor.bindCountingWork()
+            },
+            resign: { _ in
+                log.append("resign")
+                if resigns.increment() == 1 { await gate.wait() }
+            })
+        await interactor.activate()
+        let deactivation = Task { await interactor.deactivate() }
+        for await _ in gate.reached { break }
+        await interactor.activate()
+        gate.open()
+        await deactivation.value
+        let bound = await interactor.bound
+        #expect(interactor.isActive)
+        #expect(log.all == ["active", "resign", "active"])
+        #expect(bound.map(\.isCancelled) == [true, false])
+        #expect(interactor.lifecycle.boundTaskCount == 1)
+        await interactor.deactivate()
+        #expect(!interactor.isActive)
+        #expect(bound[1].isCancelled)
     }
 
     @Test("deactivation cancels bound tasks")

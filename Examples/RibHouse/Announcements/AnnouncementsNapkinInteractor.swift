@@ -9,15 +9,11 @@ protocol AnnouncementsNapkinListener: AnyObject, Sendable {
 /// does not replay, so a session only hears what is said while it is open.
 final actor AnnouncementsNapkinInteractor: Interactable {
     nonisolated let lifecycle = InteractorLifecycle()
-
     private let announcements: EventBroadcaster<Announcement>
-    private weak var listener: (any AnnouncementsNapkinListener)?
+    private let listener: any AnnouncementsNapkinListener
 
-    init(announcements: EventBroadcaster<Announcement>) {
+    init(announcements: EventBroadcaster<Announcement>, listener: any AnnouncementsNapkinListener) {
         self.announcements = announcements
-    }
-
-    func wire(listener: any AnnouncementsNapkinListener) {
         self.listener = listener
     }
 
@@ -25,12 +21,8 @@ final actor AnnouncementsNapkinInteractor: Interactable {
         // Subscribed before returning, so nothing said after the napkin is
         // attached is missed. `observe` waits with no task: a quiet evening
         // costs each session its subscription only.
-        observe(await announcements.subscribe()) { [weak self] announcement in
-            await self?.tell(announcement)
+        observe(await announcements.subscribe()) { [listener] announcement in
+            await listener.announcementsDidReceive(announcement)
         }
-    }
-
-    private func tell(_ announcement: Announcement) async {
-        await listener?.announcementsDidReceive(announcement)
     }
 }

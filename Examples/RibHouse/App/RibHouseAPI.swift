@@ -21,6 +21,7 @@ struct RibHouseAPI: Sendable {
         let text: String
     }
 
+    @MainActor
     init(component: AppComponent) {
         pitService = component.pitService
         announcements = component.sharedAnnouncements
@@ -28,7 +29,7 @@ struct RibHouseAPI: Sendable {
         menu = { Menu(foods: User.barbecueFoods, specials: specials.specials) }
     }
 
-    func register(on router: inout NapkinHTTP.Router) {
+    func register(on router: inout HTTPRouter) {
         router.get("/api/menu") { [menu] _ in
             try .json(await menu())
         }

@@ -7,7 +7,7 @@ import napkin
 @MainActor
 struct RibHouseApp {
     /// Every route: the JSON API, napkin's pages, events and actions, static files.
-    let router: NapkinHTTP.Router
+    let router: HTTPRouter
     /// The napkin side: a session scope per browser, a tree per tab.
     let app: NapkinApp
     let component: AppComponent
@@ -51,7 +51,7 @@ struct RibHouseApp {
         } root: { session in
             await LaunchNapkinBuilder(dependency: session).build()
         }
-        var router = NapkinHTTP.Router()
+        var router = HTTPRouter()
         if accessLog { router.use(AccessLog()) }
         RibHouseAPI(component: component).register(on: &router)
         app.mount(on: &router, publicDirectory: publicDirectory)

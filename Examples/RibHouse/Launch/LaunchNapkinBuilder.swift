@@ -1,3 +1,4 @@
+import NapkinWeb
 import napkin
 
 /// What the Launch napkin needs: the session's guest, and the app-wide
@@ -10,41 +11,26 @@ protocol LaunchNapkinDependency: Dependency {
 }
 
 /// One tab's scope: what the Launch napkin's children need, passed down.
-final class LaunchNapkinComponent: Component<any LaunchNapkinDependency>, @unchecked Sendable {
-    // Safe to share: no stored state of its own.
-
-    var authService: any AuthService { dependency.authService }
+final class LaunchNapkinComponent: Component<any LaunchNapkinDependency>,
+    LoggedOutNapkinDependency, LoggedInNapkinDependency, AnnouncementsNapkinDependency
+{
     var pitService: PitService { dependency.pitService }
     var specialsService: SpecialsService { dependency.specialsService }
     var announcements: EventBroadcaster<Announcement> { dependency.announcements }
 }
 
-extension LaunchNapkinComponent: LoggedOutNapkinDependency, LoggedInNapkinDependency, AnnouncementsNapkinDependency {}
-
-protocol LaunchNapkinBuildable: Buildable {
-    @MainActor func build() async -> any LaunchNapkinRouting
-}
-
 /// Builds the root of one tab's tree. napkin calls it once per new tab,
-/// with the tab's session scope.
-final class LaunchNapkinBuilder: Builder<any LaunchNapkinDependency>, LaunchNapkinBuildable, @unchecked Sendable {
-    // Safe to share: `Builder` holds only the immutable dependency.
-
-    @MainActor
-    func build() async -> any LaunchNapkinRouting {
+/// with the session's scope.
+final class LaunchNapkinBuilder: Builder<any LaunchNapkinDependency> {
+    func build() async -> LaunchNapkinRouter {
         let component = LaunchNapkinComponent(dependency: dependency)
-        let viewController = LaunchNapkinViewController()
-        let presenter = LaunchNapkinPresenter(viewController: viewController)
-        viewController.presenter = presenter
-        let interactor = LaunchNapkinInteractor(presenter: presenter, authService: component.authService)
-        viewController.listener = interactor
+        let presenter = LaunchNapkinPresenter()
+        let interactor = LaunchNapkinInteractor(presenter: presenter, authService: dependency.authService)
         let router = LaunchNapkinRouter(
             interactor: interactor,
-            viewController: viewController,
-            loggedOutBuilder: LoggedOutNapkinBuilder(dependency: component),
-            loggedInBuilder: LoggedInNapkinBuilder(dependency: component),
-            announcementsBuilder: AnnouncementsNapkinBuilder(dependency: component)
-        )
+            viewController: LaunchNapkinViewController(presenter: presenter, listener: interactor),
+            component: component)
+        // The one ring wired after building: the router exists only after its interactor.
         await interactor.wire(router: router)
         return router
     }

@@ -1,11 +1,6 @@
 import NapkinWeb
 import napkin
 
-/// How the page talks down to the interactor: a guest closed a toast.
-protocol LaunchNapkinPresentableListener: AnyObject, Sendable {
-    func didDismissToast(id: Toast.ID) async
-}
-
 /// The auth gate of a session.
 ///
 /// Routing follows auth state, never taps: one observation of
@@ -16,11 +11,10 @@ final actor LaunchNapkinInteractor:
     PresentableInteractable,
     LoggedOutNapkinListener,
     LoggedInNapkinListener,
-    AnnouncementsNapkinListener,
-    LaunchNapkinPresentableListener
+    AnnouncementsNapkinListener
 {
     nonisolated let lifecycle = InteractorLifecycle()
-    nonisolated let presenter: any LaunchNapkinPresentable
+    nonisolated let presenter: LaunchNapkinPresenter
 
     /// How long a toast stays on the page.
     static let toastLifetime: Duration = .seconds(8)
@@ -32,7 +26,7 @@ final actor LaunchNapkinInteractor:
     /// than ``Toast/limit``, however fast announcements come.
     private var toastTimers: [(id: Toast.ID, timer: Task<Void, Never>)] = []
 
-    init(presenter: any LaunchNapkinPresentable, authService: any AuthService) {
+    init(presenter: LaunchNapkinPresenter, authService: any AuthService) {
         self.presenter = presenter
         self.authService = authService
     }
@@ -101,7 +95,7 @@ final actor LaunchNapkinInteractor:
         }
     }
 
-    // MARK: - LaunchNapkinPresentableListener
+    // MARK: - From the view
 
     func didDismissToast(id: Toast.ID) async {
         if let index = toastTimers.firstIndex(where: { $0.id == id }) {

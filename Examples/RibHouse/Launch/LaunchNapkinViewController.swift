@@ -1,11 +1,32 @@
 import NapkinWeb
 import napkin
 
-/// What the Launch router may do with the page: swap its content.
-@MainActor
-protocol LaunchNapkinViewControllable: ViewControllable {
-    func show(content: any ViewControllable)
-    func clearContent()
+/// A short-lived message on the page.
+struct Toast: Sendable, Equatable, Encodable, Identifiable {
+    let id: Int
+    let text: String
+
+    /// The most toasts a page shows at once. Anyone may announce, so a
+    /// burst must not bury the page (or grow every session's state).
+    static let limit = 3
+}
+
+/// The page's own state: the toasts. The routed child (LoggedOut or
+/// LoggedIn) renders itself.
+@MainActor @Observable
+final class LaunchNapkinPresenter: Presentable, StatePresenting {
+    private(set) var toasts: [Toast] = []
+
+    /// Shows `toast`, dropping the oldest beyond ``Toast/limit``.
+    func present(toast: Toast) {
+        toasts = Array((toasts + [toast]).suffix(Toast.limit))
+    }
+
+    func dismissToast(id: Toast.ID) {
+        toasts.removeAll { $0.id == id }
+    }
+
+    var state: some Encodable { ["toasts": toasts] }
 }
 
 /// The fields of a toast's close button.
@@ -15,26 +36,18 @@ struct DismissToastForm: Decodable {
     var toast: String?
 }
 
-/// The page root: the routed child's screen, then the toast region.
-final class LaunchNapkinViewController: WebViewController, LaunchNapkinViewControllable {
-    /// Weak: the presenter owns this view controller.
-    weak var presenter: LaunchNapkinPresenter?
-    weak var listener: (any LaunchNapkinPresentableListener)?
+/// The page root: the routed child's screen in the `content` slot, then the
+/// toasts.
+final class LaunchNapkinViewController: WebViewController {
+    let presenter: LaunchNapkinPresenter
 
-    override init() {
+    init(presenter: LaunchNapkinPresenter, listener: LaunchNapkinInteractor) {
+        self.presenter = presenter
         super.init()
-        action("dismissToast", as: DismissToastForm.self) { [weak self] form in
+        action("dismissToast", as: DismissToastForm.self) { form in
             guard let id = form.toast.flatMap({ Int($0) }) else { return }
-            await self?.listener?.didDismissToast(id: id)
+            await listener.didDismissToast(id: id)
         }
-    }
-
-    func show(content: any ViewControllable) {
-        show(content, in: "content")
-    }
-
-    func clearContent() {
-        clear(slot: "content")
     }
 
     /// Each toast is its own status message, with a close button that is a
@@ -43,7 +56,7 @@ final class LaunchNapkinViewController: WebViewController, LaunchNapkinViewContr
     /// posts in the background. The toast lets clicks through to whatever
     /// it lies over (see ribhouse.css); only the close button takes them.
     override func body() -> HTML {
-        let toasts = (presenter?.toasts ?? []).map { toast -> HTML in
+        let toasts = presenter.toasts.map { toast -> HTML in
             let close = form("dismissToast", class: "toast-dismiss", content: """
                 <input type="hidden" name="toast" value="\(toast.id)">\
                 <button type="submit" class="toast-close" aria-label="Dismiss" aria-describedby="rh-toast-\(toast.id)">×</button>

@@ -1,22 +1,15 @@
 import NapkinWeb
 import napkin
 
-@MainActor
-protocol LoggedInNapkinRouting: ViewableRouting, WebRouting {}
-
 /// Specials are always on; the Pit Board is attached at `/pit` and detached
-/// everywhere else, which cancels its subscription to the pit.
-@MainActor
-final class LoggedInNapkinRouter: ViewableRouter<LoggedInNapkinInteractor, any LoggedInNapkinViewControllable>, LoggedInNapkinRouting {
-    private let specialsBuilder: any SpecialsNapkinBuildable
-    private let pitBoardBuilder: any PitBoardNapkinBuildable
-    private var pitBoard: (any ViewableRouting)?
+/// everywhere else, which ends its subscription to the pit.
+final class LoggedInNapkinRouter: ViewableRouter<LoggedInNapkinInteractor, LoggedInNapkinViewController>, WebRouting {
+    private let specialsBuilder: SpecialsNapkinBuilder
+    private let pitBoardBuilder: PitBoardNapkinBuilder
 
     init(
-        interactor: LoggedInNapkinInteractor,
-        viewController: any LoggedInNapkinViewControllable,
-        specialsBuilder: any SpecialsNapkinBuildable,
-        pitBoardBuilder: any PitBoardNapkinBuildable
+        interactor: LoggedInNapkinInteractor, viewController: LoggedInNapkinViewController,
+        specialsBuilder: SpecialsNapkinBuilder, pitBoardBuilder: PitBoardNapkinBuilder
     ) {
         self.specialsBuilder = specialsBuilder
         self.pitBoardBuilder = pitBoardBuilder
@@ -24,36 +17,18 @@ final class LoggedInNapkinRouter: ViewableRouter<LoggedInNapkinInteractor, any L
     }
 
     override func didLoad() async {
-        let specials = await specialsBuilder.build()
-        await attachChild(specials)
-        viewController.show(specials: specials.viewControllable)
+        await attach(specialsBuilder.build(), in: "specials")
     }
 
     func navigate(to path: WebPath) async -> Bool {
         switch Page(path) {
         case .menu:
-            await routeAwayFromPitBoard()
-            return true
+            await detachChild(in: "pitboard")
         case .pitBoard:
-            await routeToPitBoard()
-            return true
+            if child(in: "pitboard") == nil { await attach(pitBoardBuilder.build(), in: "pitboard") }
         case nil:
             return false
         }
-    }
-
-    private func routeToPitBoard() async {
-        guard pitBoard == nil else { return }
-        let router = await pitBoardBuilder.build()
-        pitBoard = router
-        await attachChild(router)
-        viewController.show(pitBoard: router.viewControllable)
-    }
-
-    private func routeAwayFromPitBoard() async {
-        guard let router = pitBoard else { return }
-        pitBoard = nil
-        viewController.hidePitBoard()
-        await detachChild(router)
+        return true
     }
 }

@@ -1,14 +1,13 @@
 import napkin
 
 /// Follows the pit while the board is open: a second, independent
-/// subscription to the same app-wide `StateBroadcaster` the header uses.
+/// subscription to the same app-wide state the header follows.
 final actor PitBoardNapkinInteractor: PresentableInteractable {
     nonisolated let lifecycle = InteractorLifecycle()
-    nonisolated let presenter: any PitBoardNapkinPresentable
-
+    nonisolated let presenter: PitBoardNapkinPresenter
     private let pitService: PitService
 
-    init(presenter: any PitBoardNapkinPresentable, pitService: PitService) {
+    init(presenter: PitBoardNapkinPresenter, pitService: PitService) {
         self.presenter = presenter
         self.pitService = pitService
     }

@@ -1,4 +1,5 @@
 import Foundation
+import NapkinSupport
 import NapkinWeb
 import napkin
 

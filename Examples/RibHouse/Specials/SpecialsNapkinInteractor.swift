@@ -4,11 +4,10 @@ import napkin
 /// until this napkin is detached.
 final actor SpecialsNapkinInteractor: PresentableInteractable {
     nonisolated let lifecycle = InteractorLifecycle()
-    nonisolated let presenter: any SpecialsNapkinPresentable
-
+    nonisolated let presenter: SpecialsNapkinPresenter
     private let specialsService: SpecialsService
 
-    init(presenter: any SpecialsNapkinPresentable, specialsService: SpecialsService) {
+    init(presenter: SpecialsNapkinPresenter, specialsService: SpecialsService) {
         self.presenter = presenter
         self.specialsService = specialsService
     }

@@ -1,3 +1,4 @@
+import NapkinSupport
 import Synchronization
 
 /// One shared ticker per heartbeat interval that pokes every open event

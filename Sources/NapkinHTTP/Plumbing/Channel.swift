@@ -1,3 +1,5 @@
+import NapkinSupport
+
 /// A single-consumer channel with a bounded buffer, a stated policy for when
 /// it is full, and one lifecycle that every exit goes through.
 ///

@@ -4,7 +4,7 @@
 /// rewrite the path) without affecting anyone else, and so in-process test
 /// clients can build one without a socket.
 public struct Request: Sendable {
-    /// The request method; `HEAD` requests reach `GET` routes through ``Router``.
+    /// The request method; `HEAD` requests reach `GET` routes through ``HTTPRouter``.
     public var method: HTTPMethod
     /// The percent-decoded path, without the query string.
     public var path: String
@@ -18,7 +18,7 @@ public struct Request: Sendable {
     public var body: [UInt8]
     /// The client address as `host:port`, when known.
     public var peer: String?
-    /// Route parameters filled by ``Router``; a trailing wildcard's match is under `"*"`.
+    /// Route parameters filled by ``HTTPRouter``; a trailing wildcard's match is under `"*"`.
     public var parameters: [String: String] = [:]
 
     /// The cookies of the `Cookie` header, by name.

@@ -23,7 +23,7 @@ extension HTTPResponder {
 public typealias HTTPHandler = @Sendable (Request) async throws -> Response
 
 /// A route handler that answers at once from what it already has (cached
-/// bytes, a snapshot): it neither awaits nor throws, so ``Router`` can answer
+/// bytes, a snapshot): it neither awaits nor throws, so ``HTTPRouter`` can answer
 /// with it on the server's own thread. A route closure that neither awaits
 /// nor throws is one.
 public typealias ImmediateHandler = @Sendable (Request) -> Response
@@ -36,7 +36,7 @@ public protocol Middleware: Sendable {
 }
 
 /// Middleware that can also finish a response the router's fast path
-/// (``Router/fastPath(_:)``) or an immediate route (an ``ImmediateHandler``)
+/// (``HTTPRouter/fastPath(_:)``) or an immediate route (an ``ImmediateHandler``)
 /// made, without the asynchronous chain: an access log
 /// logs it, a header middleware adds its headers. Conform only when
 /// `finish` does for such a response all that `respond(to:next:)` would.

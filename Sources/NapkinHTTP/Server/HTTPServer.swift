@@ -11,7 +11,7 @@ import Synchronization
 /// worker thread with no hop at all.
 ///
 /// ```swift
-/// var router = Router()
+/// var router = HTTPRouter()
 /// router.get("/") { _ in .text("Hello, napkin!") }
 /// let server = HTTPServer(configuration: .init(port: 8080), responder: router)
 /// try await server.runUntilSignalled()

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import NapkinSupport
 import Synchronization
 
 /// Everything napkin tracks for one request on one connection, from the request
@@ -30,7 +31,6 @@ final class RequestContext: Sendable {
         var reserved = 0
         var phase = Phase.receiving
         var ready: Response?
-        var forced = false
         var pump: BodyPump?
         var isHead = false
         /// Handed to a handler's task (and so in the server's registry).

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import NapkinSupport
 import Synchronization
 
 /// The part of a running server that libmicrohttpd's callbacks reach through
@@ -152,7 +153,7 @@ final class ServerCore: Sendable {
         let (requests, pumps) = live.withLock { (Array($0.waiting.values), Array($0.pumps.values)) }
         let unavailable = Response.text("Service Unavailable", status: .serviceUnavailable)
         for context in requests {
-            deliver(unavailable, to: context, forcing: true)
+            deliver(unavailable, to: context)
         }
         for pump in pumps { pump.end() }
     }
@@ -171,11 +172,11 @@ final class ServerCore: Sendable {
 
     /// Hands a finished response to the connection: inline if the access handler is
     /// still on the stack, otherwise queue it and resume the suspended connection.
-    /// `forcing` marks the request as answered by shutdown, so its handler's
-    /// own response, if it ever comes, is dropped.
-    func deliver(_ response: Response, to context: RequestContext, forcing: Bool = false) {
+    /// Once a response was queued (shutdown forced a 503 onto the suspended
+    /// connection, say) or the client left, later ones are dropped; while the
+    /// access handler is still on the stack, the last one delivered is sent.
+    func deliver(_ response: Response, to context: RequestContext) {
         let (queueNow, isHead) = context.state.withLock { s -> (Bool, Bool) in
-            if forcing { s.forced = true }
             switch s.phase {
             case .running:
                 s.ready = response

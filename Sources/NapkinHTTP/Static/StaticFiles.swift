@@ -1,4 +1,5 @@
 import Foundation
+import NapkinSupport
 import Synchronization
 
 /// Serves files from one directory (an app's `Public/`), safely.

@@ -1,3 +1,4 @@
+import NapkinSupport
 import napkin
 
 extension TestClient {

@@ -1,5 +1,6 @@
 import Foundation
 import NapkinHTTP
+import NapkinSupport
 import NapkinWeb
 import napkin
 

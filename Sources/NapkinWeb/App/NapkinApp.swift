@@ -11,7 +11,7 @@ import napkin
 /// let app = NapkinApp(component: AppComponent(), configuration: .init(layout: PageLayout(title: "Counter"))) { component in
 ///     await RootBuilder(dependency: component).build()
 /// }
-/// var router = NapkinHTTP.Router()
+/// var router = HTTPRouter()
 /// router.get("/api/health") { _ in .text("ok") }
 /// app.mount(on: &router, publicDirectory: "Public")
 /// try await HTTPServer(configuration: .init(port: 8080), responder: router).runUntilSignalled()
@@ -94,7 +94,7 @@ public final class NapkinApp {
     /// path — static files from `publicDirectory`, then the session's
     /// pages. Also adds napkin's security headers and error mapping, and
     /// starts evicting idle sessions.
-    public nonisolated func mount(on router: inout NapkinHTTP.Router, publicDirectory: String? = nil) {
+    public nonisolated func mount(on router: inout HTTPRouter, publicDirectory: String? = nil) {
         let files = publicDirectory.map { StaticFiles(directory: $0) }
         router.use(SecurityHeaders(contentSecurityPolicy: configuration.contentSecurityPolicy))
         router.use(ErrorMiddleware())

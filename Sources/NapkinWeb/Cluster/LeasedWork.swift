@@ -1,3 +1,4 @@
+import NapkinSupport
 import napkin
 
 /// Work that runs in exactly one process at a time — a ticking simulator,

@@ -1,3 +1,4 @@
+import NapkinSupport
 import napkin
 
 /// A message bus within one process: the default. Subscribers get what is

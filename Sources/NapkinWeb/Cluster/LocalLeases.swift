@@ -1,3 +1,4 @@
+import NapkinSupport
 import napkin
 
 /// Leases within one process: the default, where the one process always

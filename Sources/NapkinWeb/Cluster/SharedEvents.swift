@@ -1,3 +1,4 @@
+import NapkinSupport
 import napkin
 
 /// An app-wide ``EventBroadcaster`` bound to a channel of a ``MessageBus``:

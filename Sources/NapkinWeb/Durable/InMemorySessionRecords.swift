@@ -1,3 +1,4 @@
+import NapkinSupport
 import napkin
 
 /// Session records in this process's memory: the default store. Nothing to

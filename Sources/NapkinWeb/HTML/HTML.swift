@@ -38,11 +38,6 @@ public struct HTML: Sendable, Hashable, CustomStringConvertible, ExpressibleBySt
 
     public var description: String { rendered }
 
-    /// Joins fragments, for lists rendered with `map`.
-    public static func join(_ fragments: some Sequence<HTML>, separator: HTML = .empty) -> HTML {
-        HTML(raw: fragments.map(\.rendered).joined(separator: separator.rendered))
-    }
-
     /// Appends another fragment.
     public static func + (lhs: HTML, rhs: HTML) -> HTML {
         HTML(raw: lhs.rendered + rhs.rendered)

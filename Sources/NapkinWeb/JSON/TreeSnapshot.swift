@@ -15,31 +15,41 @@ public struct TreeSnapshot: Encodable, Sendable {
     /// Snapshots the subtree of `router`.
     @MainActor
     public init(router: any Routing) {
-        let typeName = String(describing: type(of: router))
-        name = typeName.hasSuffix("Router") ? String(typeName.dropLast("Router".count)) : typeName
+        name = Self.name(of: router)
         let view = (router as? any ViewableRouting)?.viewControllable as? WebViewController
         fragment = view?.fragmentID
-        state = EncodedState.of(router.interactable) ?? view.flatMap { EncodedState.of(viewController: $0) }
+        state = Self.state(of: router.interactable) ?? view.flatMap { Self.state(of: $0) }
         children = router.children.map { TreeSnapshot(router: $0) }
+    }
+
+    /// The router's type without `Router`; for napkin's own generic routers
+    /// (a leaf built as a plain `ViewableRouter<I, V>`), the interactor's
+    /// type without `Interactor`.
+    @MainActor
+    private static func name(of router: any Routing) -> String {
+        let routerName = String(describing: type(of: router))
+        if !routerName.contains("<") { return routerName.hasSuffix("Router") ? String(routerName.dropLast("Router".count)) : routerName }
+        let interactorName = String(describing: type(of: router.interactable))
+        return interactorName.hasSuffix("Interactor") ? String(interactorName.dropLast("Interactor".count)) : interactorName
     }
 }
 
-/// A presenter's state, captured on the main actor as a JSON value.
-public enum EncodedState {
+/// Capturing a presenter's state on the main actor as a JSON value.
+extension TreeSnapshot {
     @MainActor
-    static func of(_ interactor: any Interactable) -> JSONValue? {
+    private static func state(of interactor: any Interactable) -> JSONValue? {
         guard let presentable = interactor as? any PresentableInteractable else { return nil }
-        return of(presenterOf: presentable)
+        return state(presenterOf: presentable)
     }
 
     @MainActor
-    private static func of<I: PresentableInteractable>(presenterOf interactor: I) -> JSONValue? {
+    private static func state<I: PresentableInteractable>(presenterOf interactor: I) -> JSONValue? {
         guard let presenter = interactor.presenter as? any StatePresenting else { return nil }
         return capture(presenter)
     }
 
     @MainActor
-    static func of(viewController: WebViewController) -> JSONValue? {
+    private static func state(of viewController: WebViewController) -> JSONValue? {
         guard let presenter = viewController as? any StatePresenting else { return nil }
         return capture(presenter)
     }

@@ -1,3 +1,5 @@
+import NapkinSupport
+
 /// Counts acknowledgements of one awaited delivery and wakes the sender when
 /// all have arrived or the timeout passes, whichever comes first.
 final class DeliveryWaiter: Sendable {

@@ -1,3 +1,5 @@
+import NapkinSupport
+
 /// One subscriber's inbox: values waiting for it, the consumer parked in
 /// `next()`, and the senders waiting for it to come back.
 ///

@@ -1,3 +1,4 @@
+import NapkinSupport
 import Synchronization
 
 /// Which settlement a subscriber is working for while it processes a value

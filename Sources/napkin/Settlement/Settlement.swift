@@ -1,3 +1,4 @@
+import NapkinSupport
 import Synchronization
 
 /// Waits for the consequences of an event to be applied.

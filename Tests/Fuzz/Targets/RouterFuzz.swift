@@ -11,8 +11,8 @@ let routes: [(HTTPMethod, String)] = [
     (.get, "/files/*"), (.post, "/api/:version/*"),
 ]
 
-let router: Router = {
-    var router = Router()
+let router: HTTPRouter = {
+    var router = HTTPRouter()
     for (method, pattern) in routes {
         router.on(method, pattern) { request in
             .text(answer(method, pattern, request.parameters))
@@ -30,7 +30,7 @@ func answer(_ method: HTTPMethod, _ pattern: String, _ parameters: [String: Stri
 
 let methods: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
 
-/// Router dispatch: never traps, and answers exactly as a byte-level reading of
+/// HTTPRouter dispatch: never traps, and answers exactly as a byte-level reading of
 /// the route table says (handler and parameters, 404, or 405 with `Allow`).
 /// Input: one byte for the method, then the request target.
 @_cdecl("LLVMFuzzerTestOneInput")

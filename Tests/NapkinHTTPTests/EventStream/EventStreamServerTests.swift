@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func eventsAndHeartbeatsAndLastEventID() async throws {
-        var router = Router()
+        var router = HTTPRouter()
         router.get("/events") { request in
             let from = request.headers["Last-Event-ID"] ?? "none"
             let events = AsyncStream<ServerSentEvent> { continuation in
@@ -44,7 +44,7 @@ import Testing
         let (cancellations, cancelled) = AsyncStream<Void>.makeStream()
         // The producer stays subscribed (its continuation is alive): only cancellation can end it.
         let keeper = ContinuationKeeper()
-        var router = Router()
+        var router = HTTPRouter()
         router.get("/events") { _ in
             let events = AsyncStream<ServerSentEvent> { continuation in
                 continuation.onTermination = { _ in cancelled.yield() }
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func finishedSequenceEndsTheResponse() async throws {
-        var router = Router()
+        var router = HTTPRouter()
         router.get("/events") { _ in
             let events = AsyncStream<ServerSentEvent> { continuation in
                 continuation.yield(ServerSentEvent(data: "one"))
@@ -95,7 +95,7 @@ import Testing
         let (cancellations, cancelled) = AsyncStream<Void>.makeStream()
         // The producer stays subscribed (its continuation is alive): only cancellation can end it.
         let keeper = ContinuationKeeper()
-        var router = Router()
+        var router = HTTPRouter()
         router.get("/events") { _ in
             let events = AsyncStream<ServerSentEvent> { continuation in
                 continuation.onTermination = { _ in cancelled.yield() }

@@ -5,8 +5,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct BodyDecodingTests {
     struct Signup: Codable { var email: String; var age: Int }
 
-    static func router() -> Router {
-        var router = Router()
+    static func router() -> HTTPRouter {
+        var router = HTTPRouter()
         router.post("/signup") { request in
             let signup = try request.decode(Signup.self)
             return .text("\(signup.email) \(signup.age)")

@@ -15,7 +15,7 @@ struct ByteDelimiterTests {
 
     @Test("the router splits path components at the `/` byte")
     func router() async throws {
-        var router = Router()
+        var router = HTTPRouter()
         router.get("/files/:name") { request in .text(request.parameters["name"] ?? "") }
         router.get("/files/:name/:more") { request in .text("two") }
         let response = try await router.respond(to: Request(method: .get, path: "/files/a/\u{301}b"))

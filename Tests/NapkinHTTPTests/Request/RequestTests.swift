@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func queryAndHeadersOverTheWire() async throws {
-        var router = Router()
+        var router = HTTPRouter()
         router.get("/echo/*") { request in
             .text("\(request.path)|\(request.query["q"] ?? "-")|\(request.query["n"] ?? "-")|\(request.headers["x-thing"] ?? "-")|\(request.peer?.hasPrefix("127.0.0.1:") == true)")
         }

@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test func setCookieFieldsGoOverTheWire() async throws {
-        var router = Router()
+        var router = HTTPRouter()
         router.get("/login") { request in
             var response = Response.text("seen \(request.cookies["old"] ?? "none")")
             response.setCookie(Cookie(name: "sid", value: "1", httpOnly: true, sameSite: .strict))

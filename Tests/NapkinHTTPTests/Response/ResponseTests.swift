@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func streamedBodyArrivesChunked() async throws {
-        var router = Router()
+        var router = HTTPRouter()
         router.get("/stream") { _ in
             let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
             Task {

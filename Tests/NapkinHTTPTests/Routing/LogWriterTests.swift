@@ -85,7 +85,7 @@ import Testing
         let writer = LogWriter(interval: .seconds(30), output: output.take)
         let sink = LogSink()
         for log in [AccessLog(writer: writer), AccessLog(sink: sink.write)] {
-            var router = Router()
+            var router = HTTPRouter()
             router.use(log)
             router.get("/hi") { _ in .text("hello") }
             router.get("/boom") { _ in throw HTTPError(.badRequest, "no") }
@@ -118,7 +118,7 @@ import Testing
             }
         }
         let log = LogSink()
-        var router = Router()
+        var router = HTTPRouter()
         router.use(AccessLog(sink: log.write))
         router.use(Stamp())
         router.use(ErrorMiddleware())
@@ -148,7 +148,7 @@ import Testing
                 return try await next(request)
             }
         }
-        var router = Router()
+        var router = HTTPRouter()
         router.use(Gate())
         router.fastPath { _ in .text("file") }
         // An immediate route, too, runs inside the chain.

@@ -6,7 +6,7 @@ import Testing
 
     @Test func throwingHandlerAnswers500AndLogsDetail() async throws {
         let log = LogSink()
-        var router = Router()
+        var router = HTTPRouter()
         router.use(AccessLog(sink: log.write))
         router.use(ErrorMiddleware(log: log.write))
         router.get("/boom") { _ in throw Secret() }
@@ -27,7 +27,7 @@ import Testing
 
     @Test func serverMapsErrorsWithoutMiddleware() async throws {
         let log = LogSink()
-        var router = Router()
+        var router = HTTPRouter()
         router.get("/boom") { _ in throw Secret() }
         router.get("/denied") { _ in throw HTTPError(.forbidden, "no") }
         try await withServer(router, log: log) { server in
@@ -43,7 +43,7 @@ import Testing
 
     @Test func accessLogLineShape() async throws {
         let log = LogSink()
-        var router = Router()
+        var router = HTTPRouter()
         router.use(AccessLog(sink: log.write))
         router.get("/hi") { _ in .text("hello") }
         _ = try await router.respond(to: Request(method: .get, target: "/hi?x=1"))

@@ -1,10 +1,11 @@
 import Foundation
+import NapkinSupport
 import Testing
 @testable import NapkinHTTP
 
 @Suite(.timeLimit(.minutes(1))) struct HTTPServerTests {
-    static func router() -> Router {
-        var router = Router()
+    static func router() -> HTTPRouter {
+        var router = HTTPRouter()
         router.get("/hello") { _ in .text("Hello, napkin!") }
         router.get("/slow") { _ in
             try await Task.sleep(for: .milliseconds(5))
@@ -61,7 +62,7 @@ import Testing
     @Test func shutdownFinishesInFlightRequestsAndEndsStreams() async throws {
         let (gateStream, gate) = AsyncStream<Void>.makeStream()
         let (arrivals, arrived) = AsyncStream<Void>.makeStream()
-        var router = Router()
+        var router = HTTPRouter()
         router.get("/wait") { _ in
             arrived.yield()
             for await _ in gateStream { break }
@@ -102,7 +103,7 @@ import Testing
     }
 
     @Test func shutdownAfterGraceAnswers503AndReturns() async throws {
-        var router = Router()
+        var router = HTTPRouter()
         let (arrivals, arrived) = AsyncStream<Void>.makeStream()
         router.get("/forever") { _ in
             arrived.yield()
@@ -123,7 +124,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct SignalTests {
     @Test func sigtermShutsTheServerDownAndReturns() async throws {
-        var router = Router()
+        var router = HTTPRouter()
         router.get("/hello") { _ in .text("hi") }
         let server = HTTPServer(responder: router)
         let (readiness, ready) = AsyncStream<Void>.makeStream()
@@ -141,7 +142,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ImmediateServerTests {
     @Test func anImmediateRouteIsAnsweredOnTheServerThreadWithNoTask() async throws {
         let log = LogSink()
-        var router = Router()
+        var router = HTTPRouter()
         router.use(AccessLog(sink: log.write))
         router.get("/now") { _ in
             // No task at all: the server called the handler from its own thread.
@@ -169,7 +170,7 @@ import Testing
     @Test func aRepeatedBodyIsSentWithItsOwnStatusAndHeaders() async throws {
         let shared: [UInt8] = Array("the same bytes".utf8)
         let current = Locked<[UInt8]>(Array("first".utf8))
-        var router = Router()
+        var router = HTTPRouter()
         router.get("/same/:tag") { request in
             let tag = request.parameters["tag"] ?? ""
             var response = Response(status: tag == "teapot" ? HTTPStatus(code: 418, reason: "I'm a teapot") : .ok, body: .bytes(shared))

@@ -5,8 +5,8 @@ import Testing
 /// What a stranger's connection can and cannot do to a live server.
 @Suite("Hostile clients", .timeLimit(.minutes(1)))
 struct HostileClientTests {
-    static func router(log: LogSink? = nil) -> Router {
-        var router = Router()
+    static func router(log: LogSink? = nil) -> HTTPRouter {
+        var router = HTTPRouter()
         if let log { router.use(AccessLog(sink: log.write)) }
         router.get("/hello") { _ in .text("hi") }
         router.post("/upload") { request in .text("got \(request.body.count)") }
@@ -100,8 +100,8 @@ struct EventStreamExitTests {
         let channels = Mutex<[Channel<[UInt8]>]>([])
         let (terminations, terminated) = AsyncStream<Void>.makeStream()
 
-        func router() -> Router {
-            var router = Router()
+        func router() -> HTTPRouter {
+            var router = HTTPRouter()
             router.get("/events") { [self] _ in
                 let channel = Channel<[UInt8]>(policy: .backpressure(capacity: 4))
                 channel.onTermination { [self] in terminated.yield() }
@@ -174,7 +174,7 @@ struct EventStreamExitTests {
 struct ConnectionLimitTests {
     @Test("past the connection limit a new connection is answered 503 and closed; a freed slot serves again")
     func fullServerAnswers503() async throws {
-        var router = Router()
+        var router = HTTPRouter()
         router.get("/hello") { _ in .text("hi") }
         try await withServer(router, configuration: ServerConfiguration(connectionLimit: 3)) { server in
             let port = server.port

@@ -3,8 +3,8 @@ import Testing
 
 /// The protective limits of ``ServerConfiguration`` hold on a real socket.
 @Suite(.timeLimit(.minutes(1))) struct ServerLimitsTests {
-    static func router() -> Router {
-        var router = Router()
+    static func router() -> HTTPRouter {
+        var router = HTTPRouter()
         router.get("/hello") { _ in .text("hi") }
         return router
     }

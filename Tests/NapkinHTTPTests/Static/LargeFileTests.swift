@@ -37,7 +37,7 @@ struct LargeFileTests {
 
     @Test("six parallel downloads over real sockets each get every byte")
     func parallelDownloads() async throws {
-        var router = Router()
+        var router = HTTPRouter()
         router.fallback(StaticFiles(directory: try Self.makeRoot()))
         let expected = Self.expected
         try await withServer(router) { server in

@@ -45,7 +45,7 @@ struct RangeTests {
 
     @Test("a range of a large file comes from disk, exactly")
     func largeFile() async throws {
-        var router = Router()
+        var router = HTTPRouter()
         router.fallback(StaticFiles(directory: try LargeFileTests.makeRoot()))
         try await withServer(router) { server in
             let reply = try await fetch(server.port, "/movie.mp4", headers: [("Range", "bytes=1048576-1048675")])

@@ -1,4 +1,5 @@
 import Foundation
+import NapkinSupport
 import Testing
 @testable import NapkinHTTP
 
@@ -22,8 +23,8 @@ import Testing
         return (root, base)
     }
 
-    static func router(_ root: String) -> Router {
-        var router = Router()
+    static func router(_ root: String) -> HTTPRouter {
+        var router = HTTPRouter()
         router.get("/api/ping") { _ in .text("pong") }
         router.fallback(StaticFiles(directory: root))
         return router

@@ -1,5 +1,6 @@
 import Foundation
 import NapkinRedis
+import NapkinSupport
 import napkin
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import NapkinSupport
 import NapkinTesting
 import napkin
 

@@ -15,7 +15,7 @@ final class TestApp {
 
     let component = TestAppComponent()
     let app: NapkinApp
-    let router: NapkinHTTP.Router
+    let router: HTTPRouter
     private var server: HTTPServer?
     private(set) var port = 0
 
@@ -31,7 +31,7 @@ final class TestApp {
         app = NapkinApp(component: component, configuration: configuration) { component in
             HomeBuilder(dependency: component).build()
         }
-        var router = NapkinHTTP.Router()
+        var router = HTTPRouter()
         router.get("/api/ping") { _ in .text("pong") }
         app.mount(on: &router, publicDirectory: publicDirectory)
         self.router = router

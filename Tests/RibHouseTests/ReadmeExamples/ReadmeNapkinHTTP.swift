@@ -4,8 +4,8 @@ import NapkinHTTP
 enum ReadmeNapkinHTTP { // wrapper
     struct Greeting: Codable { let name: String }
 
-    static func makeRouter() -> Router { // wrapper
-        var router = Router()
+    static func makeRouter() -> HTTPRouter { // wrapper
+        var router = HTTPRouter()
         router.use(AccessLog())
         router.use(ErrorMiddleware())
 

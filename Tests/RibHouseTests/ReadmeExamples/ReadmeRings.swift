@@ -9,7 +9,7 @@ enum ReadmeRings { // wrapper
     }
 
     /// The app-wide scope: `shared` makes one Thermometer for the whole tree.
-    final class AppComponent: Component<any EmptyDependency>, GaugeDependency, @unchecked Sendable {
+    final class AppComponent: Component<any EmptyDependency>, GaugeDependency {
         var thermometer: Thermometer { shared { Thermometer() } }
     }
 
@@ -29,10 +29,8 @@ enum ReadmeRings { // wrapper
         }
 
         func didBecomeActive() async {
-            task { [thermometer, presenter] in
-                for await degrees in await thermometer.readings.subscribe() {
-                    await presenter.show(degrees)
-                }
+            observe(await thermometer.readings.subscribe()) { [presenter] degrees in
+                await presenter.show(degrees)
             }
         }
     }
@@ -44,25 +42,28 @@ enum ReadmeRings { // wrapper
     }
 
     @MainActor final class GaugeView: ViewControllable {}
-    @MainActor final class GaugeRouter: ViewableRouter<GaugeInteractor, GaugeView> {}
 
-    /// The root attaches one gauge as soon as it loads; the root follows the
-    /// thermometer too, so one `set` reaches both napkins.
-    @MainActor
+    /// Builds a gauge. A leaf has nothing to route: napkin's own router will do.
+    final class GaugeBuilder: Builder<any GaugeDependency> {
+        func build() -> ViewableRouter<GaugeInteractor, GaugeView> {
+            let interactor = GaugeInteractor(presenter: GaugePresenter(), thermometer: dependency.thermometer)
+            return ViewableRouter(interactor: interactor, viewController: GaugeView())
+        }
+    }
+
+    /// The root is a gauge too, and attaches a second one as soon as it loads:
+    /// one `set` reaches both napkins.
     final class RootRouter: LaunchRouter<GaugeInteractor, GaugeView> {
-        let component: AppComponent
+        private let gauges: GaugeBuilder
+
         init(component: AppComponent) {
-            self.component = component
-            let presenter = GaugePresenter()
-            super.init(interactor: GaugeInteractor(presenter: presenter, thermometer: component.thermometer),
-                       viewController: GaugeView())
+            gauges = GaugeBuilder(dependency: component)
+            let interactor = GaugeInteractor(presenter: GaugePresenter(), thermometer: component.thermometer)
+            super.init(interactor: interactor, viewController: GaugeView())
         }
 
         override func didLoad() async {
-            let presenter = GaugePresenter()
-            let child = GaugeRouter(interactor: GaugeInteractor(presenter: presenter, thermometer: component.thermometer),
-                                    viewController: GaugeView())
-            await attachChild(child)
+            await attachChild(gauges.build())
         }
     }
 } // wrapper

@@ -47,7 +47,7 @@ enum ReadmeWebModel { // wrapper
     final class CounterRouter: LaunchRouter<CounterInteractor, CounterViewController> {}
 
     @MainActor // wrapper
-    static func makeRouter() -> NapkinHTTP.Router { // wrapper
+    static func makeRouter() -> HTTPRouter { // wrapper
         let app = NapkinApp(component: AppComponent(), configuration: NapkinConfiguration(layout: PageLayout(title: "Counter"))) { _ in
             let presenter = CounterPresenter()
             let view = CounterViewController(presenter: presenter)
@@ -55,7 +55,7 @@ enum ReadmeWebModel { // wrapper
             view.listener = interactor
             return CounterRouter(interactor: interactor, viewController: view)
         }
-        var router = NapkinHTTP.Router()
+        var router = HTTPRouter()
         app.mount(on: &router, publicDirectory: "Public")   // serves napkin.js too
         return router // wrapper
     } // wrapper

@@ -2,9 +2,9 @@ import Synchronization
 import Testing
 @testable import NapkinHTTP
 
-@Suite(.timeLimit(.minutes(1))) struct RouterTests {
-    static func router() -> Router {
-        var router = Router()
+@Suite(.timeLimit(.minutes(1))) struct HTTPRouterTests {
+    static func router() -> HTTPRouter {
+        var router = HTTPRouter()
         router.get("/users/:id") { request in .text("user \(request.parameters["id"] ?? "?")") }
         router.get("/users/:id/posts/:post") { request in .text("\(request.parameters["id"]!)/\(request.parameters["post"]!)") }
         router.post("/users") { _ in .text("created", status: .created) }
@@ -103,8 +103,8 @@ import Testing
         return "<stream>"
     }
 
-    static func router(log: LogSink) -> Router {
-        var router = Router()
+    static func router(log: LogSink) -> HTTPRouter {
+        var router = HTTPRouter()
         router.use(AccessLog(sink: log.write))
         router.use(ErrorMiddleware())
         router.get("/api/claimed") { _ async in .text("async first") }

@@ -6,7 +6,7 @@
 /// is served by the `GET` route with the body dropped and its headers — including
 /// the length — kept. Middleware wraps everything, 404s and 405s included, so an
 /// access log sees every request.
-public struct Router: HTTPResponder {
+public struct HTTPRouter: HTTPResponder {
     private struct Route: Sendable {
         let method: HTTPMethod
         let pattern: RoutePattern
@@ -126,13 +126,13 @@ public struct Router: HTTPResponder {
     private mutating func rebuild() {
         let routes = self.routes
         let fallback = self.fallbackResponder
-        let fast = fastResponder.flatMap { Router.guarded($0, routes: routes) }
+        let fast = fastResponder.flatMap { HTTPRouter.guarded($0, routes: routes) }
         let finishers = middleware.compactMap { $0 as? any FastPathMiddleware }
         let synchronous = finishers.count == middleware.count
         let hasImmediateRoutes = routes.contains { $0.immediate != nil }
         var handler: HTTPHandler = { request in
             if !synchronous, let fast, let response = fast(request) { return response }
-            return try await Router.dispatch(request, routes: routes, fallback: fallback)
+            return try await HTTPRouter.dispatch(request, routes: routes, fallback: fallback)
         }
         for m in middleware.reversed() {
             let next = handler
@@ -146,7 +146,7 @@ public struct Router: HTTPResponder {
         let innermostFirst = Array(finishers.reversed())
         immediateResponder = { request in
             let start = ContinuousClock.now
-            guard var response = fast?(request) ?? (hasImmediateRoutes ? Router.immediateAnswer(request, routes: routes) : nil)
+            guard var response = fast?(request) ?? (hasImmediateRoutes ? HTTPRouter.immediateAnswer(request, routes: routes) : nil)
             else { return nil }
             for m in innermostFirst { response = m.finish(request, response, startedAt: start) }
             return response

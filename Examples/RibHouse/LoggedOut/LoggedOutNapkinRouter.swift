@@ -1,8 +1,0 @@
-import napkin
-
-@MainActor
-protocol LoggedOutNapkinRouting: ViewableRouting {}
-
-/// A leaf: nothing to attach.
-@MainActor
-final class LoggedOutNapkinRouter: ViewableRouter<LoggedOutNapkinInteractor, LoggedOutNapkinViewController>, LoggedOutNapkinRouting {}

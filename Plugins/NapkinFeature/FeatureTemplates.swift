@@ -1,0 +1,125 @@
+/// The new napkin's source files, written in napkin's current style: a
+/// builder over a dependency protocol returning napkin's own router, an
+/// actor interactor handed its presenter (and listener) in `init`, and a
+/// view holding its presenter and declaring its action.
+extension Names {
+    /// The files of a napkin with a view: a counter with one action.
+    var viewFiles: [(name: String, text: String)] {
+        [
+            ("\(prefix)Builder.swift", """
+            import napkin
+
+            /// What \(name) needs from its parent's component: nothing yet. Add the
+            /// services it uses here, and hand them to the interactor in `build()`.
+            protocol \(prefix)Dependency: Dependency {}
+
+            /// Builds \(name) afresh each time its parent attaches it. It reports nothing
+            /// upward, so it takes no listener.
+            final class \(prefix)Builder: Builder<any \(prefix)Dependency> {
+                func build() -> ViewableRouter<\(prefix)Interactor, \(prefix)ViewController> {
+                    let presenter = \(prefix)Presenter()
+                    let interactor = \(prefix)Interactor(presenter: presenter)
+                    return ViewableRouter(interactor: interactor, viewController: \(prefix)ViewController(presenter: presenter, listener: interactor))
+                }
+            }
+
+            """),
+            ("\(prefix)Interactor.swift", """
+            import napkin
+
+            /// \(name)'s logic, off the main actor: it counts, and presents the count.
+            final actor \(prefix)Interactor: PresentableInteractable {
+                nonisolated let lifecycle = InteractorLifecycle()
+                nonisolated let presenter: \(prefix)Presenter
+                private var count = 0
+
+                init(presenter: \(prefix)Presenter) { self.presenter = presenter }
+
+                func didTapIncrement() async {
+                    count += 1
+                    await presenter.present(count: count)
+                }
+            }
+
+            """),
+            ("\(prefix)ViewController.swift", #"""
+            import NapkinWeb
+            import napkin
+
+            /// \#(name)'s state: when it changes, napkin re-renders the view and patches the page.
+            @MainActor @Observable
+            final class \#(prefix)Presenter: Presentable, StatePresenting {
+                private(set) var count = 0
+
+                func present(count: Int) { self.count = count }
+
+                var state: some Encodable { ["count": count] }
+            }
+
+            /// \#(name)'s fragment of the page, and the action its form posts.
+            final class \#(prefix)ViewController: WebViewController {
+                let presenter: \#(prefix)Presenter
+
+                init(presenter: \#(prefix)Presenter, listener: \#(prefix)Interactor) {
+                    self.presenter = presenter
+                    super.init()
+                    action("increment") { await listener.didTapIncrement() }
+                }
+
+                override func body() -> HTML {
+                    """
+                    <section class="\#(slot)"><h2>\#(title)</h2><p>Count: \(presenter.count)</p>\
+                    \(form("increment", content: "<button type=\"submit\">Increment</button>"))</section>
+                    """
+                }
+            }
+
+            """#),
+        ]
+    }
+
+    /// The files of a headless napkin: no view, a listener to report to.
+    var headlessFiles: [(name: String, text: String)] {
+        [
+            ("\(prefix)Builder.swift", """
+            import napkin
+
+            /// What \(name) needs from its parent's component: nothing yet. Add the
+            /// services it uses here, and hand them to the interactor in `build`.
+            protocol \(prefix)Dependency: Dependency {}
+
+            /// Builds \(name), a napkin without a view: its router is napkin's own `Router`.
+            final class \(prefix)Builder: Builder<any \(prefix)Dependency> {
+                func build(listener: any \(prefix)Listener) -> Router<\(prefix)Interactor> {
+                    Router(interactor: \(prefix)Interactor(listener: listener))
+                }
+            }
+
+            """),
+            ("\(prefix)Interactor.swift", """
+            import napkin
+
+            /// How \(name) talks up to its parent.
+            protocol \(prefix)Listener: AnyObject, Sendable {
+                func \(variable)DidStart() async
+            }
+
+            /// Headless: no view, only work while attached. Start it in `didBecomeActive`:
+            /// what `observe` and `task` start there ends with the napkin.
+            final actor \(prefix)Interactor: Interactable {
+                nonisolated let lifecycle = InteractorLifecycle()
+                private let listener: any \(prefix)Listener
+
+                init(listener: any \(prefix)Listener) {
+                    self.listener = listener
+                }
+
+                func didBecomeActive() async {
+                    await listener.\(variable)DidStart()
+                }
+            }
+
+            """),
+        ]
+    }
+}
