@@ -28,7 +28,13 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
         .target(name: "NapkinHTTP", dependencies: ["CMicroHTTPD", "NapkinSupport"], swiftSettings: strict),
-        .target(name: "NapkinWeb", dependencies: ["napkin", "NapkinHTTP", "NapkinSupport"], swiftSettings: strict),
+        // napkin.js is compiled into the module (see Sources/NapkinWeb/App/ClientScript.swift).
+        .target(
+            name: "NapkinWeb",
+            dependencies: ["napkin", "NapkinHTTP", "NapkinSupport"],
+            resources: [.embedInCode("Resources/napkin.js")],
+            swiftSettings: strict
+        ),
         .target(
             name: "NapkinTesting", dependencies: ["napkin", "NapkinWeb", "NapkinHTTP", "NapkinSupport"], swiftSettings: strict
         ),

@@ -405,7 +405,7 @@ def user(server):
     # Warm the server up, so the first baseline is not taken before the
     # first request of each kind has allocated what it keeps.
     for _ in range(20):
-        server.request("GET", "/napkin.js")
+        server.request("GET", "/_napkin/napkin.js")
         server.request("GET", "/api/menu")
         server.request("HEAD", "/_napkin/events", headers={"Cookie": f"napkin_session={u.cookie}"})
         u.get("/")
@@ -538,7 +538,7 @@ ABSURD_DATES = [
 
 
 def test_01_absurd_if_modified_since(server, attack, record):
-    paths = ["/napkin.js", "/ribhouse.css", "/favicon.svg"]
+    paths = ["/_napkin/napkin.js", "/ribhouse.css", "/favicon.svg"]
     statuses = {}
     for date in ABSURD_DATES:
         for path in paths:

@@ -267,7 +267,7 @@ def test_content_security_policy(browser, base_url):
 
     # No inline script in the HTML; the client is an external file.
     assert not re.search(r"<script(?![^>]*\bsrc\s*=)[^>]*>", body, re.I), "an inline <script> in the page"
-    assert re.search(r"<script[^>]*\bsrc\s*=\s*\"?/napkin\.js", body, re.I), "napkin.js is not loaded"
+    assert re.search(r"<script[^>]*\bsrc\s*=\s*\"?/_napkin/napkin\.js", body, re.I), "napkin.js is not loaded"
 
     # In the browser: no inline scripts on any screen, no CSP violation reported.
     driver = browser

@@ -33,9 +33,10 @@ struct RibHouseApp {
             </main>
             """)
 
-    /// Builds the app. `publicDirectory` is where the CSS, `napkin.js` and
-    /// icons are; `pitInterval` is how often the pit moves; `bus` and
-    /// `leases` connect it to its other processes (none by default).
+    /// Builds the app. `publicDirectory` is where the CSS and icons are
+    /// (napkin serves its own script); `pitInterval` is how often the pit
+    /// moves; `bus` and `leases` connect it to its other processes (none by
+    /// default).
     static func make(
         configuration: NapkinConfiguration = RibHouseApp.configuration,
         publicDirectory: String? = nil,

@@ -50,8 +50,8 @@ public struct StaticFiles: HTTPResponder {
         guard let relative = safeRelativePath(request) else { return nil }
         guard let file = cache.file(relative: relative, root: root, cacheControl: cacheControl) else { return nil }
 
-        if let match = request.headers["If-None-Match"] {
-            if match == "*" || match.split(separator: ",").contains(where: { $0.trimmingSpaces == file.etag }) {
+        if request.headers.contains("If-None-Match") {
+            if request.ifNoneMatch(file.etag) {
                 return Response(status: .notModified, headers: file.validators)
             }
         } else if let since = request.headers["If-Modified-Since"], let date = HTTPDate.parse(since), file.mtime <= date {

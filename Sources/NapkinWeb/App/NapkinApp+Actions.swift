@@ -5,6 +5,12 @@ extension NapkinApp {
     /// A form post: checks the session, the CSRF token and the origin, runs
     /// the fragment's action in the fragment's tab, waits for it to settle,
     /// then answers `204` to napkin's client or `303` back to the page.
+    ///
+    /// An action that throws a ``FormError`` leaves its problem on the
+    /// fragment, which re-renders with it: napkin's client gets `422` with
+    /// the fragment's HTML to put in place, a browser without JavaScript
+    /// the same `303`, whose page shows it. A post of the action that
+    /// succeeds clears it.
     func action(_ request: Request) async throws -> Response {
         guard let session = try await existingSession(for: request) else {
             throw HTTPError(.forbidden, "Your session has ended. Reload the page to start a new one.")
@@ -23,16 +29,31 @@ extension NapkinApp {
         else {
             throw HTTPError(.notFound, "Unknown fragment: it may have left the page. Reload the page.")
         }
-        guard let action = field("_action").flatMap(fragment.action(named:)) else {
+        guard let name = field("_action"), let action = fragment.action(named: name) else {
             throw HTTPError(.notFound, "Unknown action.")
         }
         session.touch(tab, now: store.now)
         tab.users += 1
         defer { tab.users -= 1 }
         let idBefore = session.id
-        _ = try await Settlement.run(timeout: configuration.settleTimeout) {
-            try await RequestSession.$current.withValue(session) {
-                try await action.run(request)
+        // A refusal is an answer like any other: what the action did before
+        // it still settles. The fragment learns the outcome as soon as the
+        // action returns, so the patches of what it set off carry it.
+        let (refusal, _) = try await Settlement.run(timeout: configuration.settleTimeout) { () async throws -> FormError? in
+            try await RequestSession.$current.withValue(session) { () async throws -> FormError? in
+                do {
+                    try await action.run(request)
+                    fragment.clearProblem(for: name)
+                    return nil
+                } catch let error as FormError {
+                    if fragment.isMounted(in: tab) {
+                        // Keys are what the view rendered (an item's id): a longer one is not kept.
+                        let key = field("_key").flatMap { $0.utf8.count <= FormProblem.maxKeyBytes ? $0 : nil }
+                        let id = FragmentID.problem(in: fragment.fragmentID, action: name, key: key)
+                        fragment.record(FormProblem(error, id: id, key: key, fields: fields), for: name)
+                    }
+                    return error
+                }
             }
         }
         tab.flush()
@@ -40,11 +61,30 @@ extension NapkinApp {
         // Without JavaScript the browser follows the 303 with a page load:
         // it shows this tab, with what the post left on it.
         tab.awaitsRedirect = !javascript
-        var response: Response = javascript ? Response(status: .noContent) : .redirect(to: ReturnPath.sanitize(field("_return")))
+        var response: Response
+        if !javascript {
+            response = .redirect(to: ReturnPath.sanitize(field("_return")))
+        } else if let refusal {
+            response = Self.refused(refusal, fragment: fragment, in: tab)
+        } else {
+            response = Response(status: .noContent)
+        }
         if session.id != idBefore {
             try await persistRotation(of: session, from: idBefore)
             response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
         }
+        return response
+    }
+
+    /// napkin's client's answer to a refused post: `422` with the fragment
+    /// re-rendered with its problem, which the client puts in place; just
+    /// the message when the action took the fragment off the page.
+    private static func refused(_ refusal: FormError, fragment: WebViewController, in tab: WebTab) -> Response {
+        var response: Response =
+            fragment.isMounted(in: tab)
+            ? .html(fragment.render().rendered, status: .unprocessableEntity)
+            : .text(refusal.message, status: .unprocessableEntity)
+        response.headers["Cache-Control"] = "no-store"
         return response
     }
 

@@ -19,7 +19,8 @@ import napkin
 ///
 /// Every page URL is answered from a tab's tree (each page view gets its
 /// own); `GET /_napkin/events?tab=…` streams that tab's patches;
-/// `POST /_napkin/action` runs a fragment's action.
+/// `POST /_napkin/action` runs a fragment's action; `GET /_napkin/napkin.js`
+/// is napkin's client script.
 @MainActor
 public final class NapkinApp {
     /// How the app serves its sessions.
@@ -88,13 +89,18 @@ public final class NapkinApp {
     // MARK: - Mounting
 
     /// Adds napkin's routes to `router`: the event stream, the action
-    /// endpoint, and — for every other path — static files from
-    /// `publicDirectory`, then the session's pages. Also adds napkin's
-    /// security headers and error mapping, and starts evicting idle sessions.
+    /// endpoint, napkin's client script (`napkin.js`, served from the
+    /// module itself: an app needs no copy of it), and — for every other
+    /// path — static files from `publicDirectory`, then the session's
+    /// pages. Also adds napkin's security headers and error mapping, and
+    /// starts evicting idle sessions.
     public nonisolated func mount(on router: inout HTTPRouter, publicDirectory: String? = nil) {
         let files = publicDirectory.map { StaticFiles(directory: $0) }
         router.use(SecurityHeaders(contentSecurityPolicy: configuration.contentSecurityPolicy))
         router.use(ErrorMiddleware())
+        // Answered at once (no task), for GET and HEAD alike.
+        router.get(WebSession.scriptPath) { request in ClientScript.respond(to: request) }
+        router.on(.head, WebSession.scriptPath) { request in ClientScript.respond(to: request) }
         router.get(WebSession.eventsPath) { [self] request in try await events(request) }
         router.post(WebSession.actionPath) { [self] request in try await action(request) }
         // Static files first, ahead of routing and pages (security headers

@@ -8,7 +8,8 @@ public struct PageLayout: Sendable {
     public var title: String
     /// Stylesheet URLs, usually files in `Public/`.
     public var stylesheets: [String]
-    /// Script URLs; napkin's client comes first.
+    /// Script URLs; napkin's client (``WebSession/scriptPath``, served by
+    /// every ``NapkinApp``) comes first. Add an app's own scripts after it.
     public var scripts: [String]
     /// The `class` of `<body>`.
     public var bodyClass: String?
@@ -21,7 +22,7 @@ public struct PageLayout: Sendable {
     public init(
         title: String,
         stylesheets: [String] = [],
-        scripts: [String] = ["/napkin.js"],
+        scripts: [String] = [WebSession.scriptPath],
         bodyClass: String? = nil,
         language: String = "en",
         icon: String? = nil

@@ -20,6 +20,9 @@ public final class WebSession {
     public nonisolated static let actionPath = "/_napkin/action"
     /// The path of the tabs' event streams.
     public nonisolated static let eventsPath = "/_napkin/events"
+    /// The path of napkin's client script, which every ``NapkinApp`` serves
+    /// and ``PageLayout`` loads by default.
+    public nonisolated static let scriptPath = "/_napkin/napkin.js"
 
     /// The session id, as in the `napkin_session` cookie. It changes when
     /// the app calls ``rotateID()`` (at login and logout).

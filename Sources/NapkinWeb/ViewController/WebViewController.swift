@@ -24,6 +24,11 @@ import napkin
 /// }
 /// ```
 ///
+/// An action refuses a post by throwing a ``FormError`` (so does a post
+/// whose fields do not decode): the action's ``form(_:key:class:returnTo:content:)``
+/// then shows the message, and ``problem(for:)`` tells the body which field
+/// to mark and what was typed.
+///
 /// napkin wraps the body in `<div class="napkin" id="…" data-napkin="…">`
 /// with a stable fragment id. While the fragment is on a page, napkin
 /// observes what ``body()`` read (Observation): when any of it changes, the
@@ -51,6 +56,8 @@ open class WebViewController: ViewControllable {
 
     private var slots: [String: WebViewController] = [:]
     private var actions: [String: WebAction] = [:]
+    /// Why the last post of each action was refused, by action name.
+    private var problems: [String: FormProblem] = [:]
     fileprivate(set) weak var parent: WebViewController?
     /// The slot (or region name) this fragment is shown in, under `parent`.
     private var place: Place = .root
@@ -160,7 +167,10 @@ open class WebViewController: ViewControllable {
     /// Declares the action `name`, whose form fields decode into `Input`.
     ///
     /// The handler runs on the main actor; it should call the napkin's
-    /// listener (the interactor) and return.
+    /// listener (the interactor) and return. To refuse the post, it (or
+    /// what it awaits) throws a ``FormError``; fields that do not decode
+    /// into `Input` are refused the same way, with a short message naming
+    /// the field. The form then shows the message (see ``problem(for:)``).
     public final func action<Input: Decodable>(
         _ name: String,
         as input: Input.Type = Input.self,
@@ -169,7 +179,8 @@ open class WebViewController: ViewControllable {
         actions[name] = WebAction(input, handler: handler)
     }
 
-    /// Declares the action `name`, which takes no form fields.
+    /// Declares the action `name`, which takes no form fields. Its handler
+    /// may refuse the post by throwing a ``FormError``.
     public final func action(_ name: String, _ handler: @escaping @MainActor () async throws -> Void) {
         actions[name] = WebAction(handler: handler)
     }
@@ -181,14 +192,28 @@ open class WebViewController: ViewControllable {
     /// A form that posts the action `name` of this fragment. It carries the
     /// tab and fragment ids, the action, the session's CSRF token and the
     /// page to come back to (`returnTo`, or the page being shown).
+    ///
+    /// When the action's last post was refused (a ``FormError``), the form
+    /// begins with the message, for screen readers too:
+    /// `<p class="napkin-error" role="alert" id="…">Name is required.</p>`
+    /// (the id is ``FormProblem/id``). An action with one form per item
+    /// gives each form its own `key` (the item's id): the message then
+    /// shows only in the form that was posted.
     public final func form(
         _ name: String,
+        key: String? = nil,
         class className: String? = nil,
         returnTo: String? = nil,
         content: HTML
     ) -> HTML {
         let classAttribute: HTML? = className.map { " class=\"\($0)\"" }
         let back = returnTo ?? tab?.currentPath.description ?? "/"
+        let keyField: HTML? = key.map { "<input type=\"hidden\" name=\"_key\" value=\"\($0)\">" }
+        var message: HTML?
+        if let problem = problems[name], problem.key == key {
+            let field: HTML? = problem.field.map { " data-napkin-field=\"\($0)\"" }
+            message = "<p class=\"napkin-error\" role=\"alert\" id=\"\(problem.id)\"\(field)>\(problem.message)</p>"
+        }
         return """
             <form method="post" action="\(WebSession.actionPath)"\(classAttribute) data-napkin-form>\
             <input type="hidden" name="_tab" value="\(tab?.id ?? "")">\
@@ -196,8 +221,46 @@ open class WebViewController: ViewControllable {
             <input type="hidden" name="_action" value="\(name)">\
             <input type="hidden" name="_csrf" value="\(tab?.session?.csrfToken ?? "")">\
             <input type="hidden" name="_return" value="\(back)">\
-            \(content)</form>
+            \(keyField)\(message)\(content)</form>
             """
+    }
+
+    // MARK: - Problems
+
+    /// Why the last post of the action `name` was refused, with what was
+    /// posted; `nil` when it was not (or a later post of it succeeded, or
+    /// the fragment left the page since). Read it in ``body()`` to mark the
+    /// field at fault and fill in what the person typed:
+    ///
+    /// ```swift
+    /// let problem = problem(for: "order")
+    /// let invalid: HTML = problem?.field == "name" ? " aria-invalid=\"true\"" : ""
+    /// return form("order", content: """
+    ///     <input name="name" value="\(problem?.values["name"] ?? "")"\(invalid)>\
+    ///     <button>Order</button>
+    ///     """)
+    /// ```
+    public final func problem(for name: String) -> FormProblem? {
+        problems[name]
+    }
+
+    /// Keeps why the post of `name` was refused, and re-renders.
+    func record(_ problem: FormProblem, for name: String) {
+        problems[name] = problem
+        problemsChanged()
+    }
+
+    /// Forgets a refused post of `name` after one that succeeded.
+    func clearProblem(for name: String) {
+        guard problems.removeValue(forKey: name) != nil else { return }
+        problemsChanged()
+    }
+
+    /// Re-renders what shows this fragment's forms: its body, and its
+    /// regions, whose forms are this fragment's too.
+    private func problemsChanged() {
+        for region in regions.values { region.invalidate() }
+        invalidate()
     }
 
     // MARK: - Rendering
@@ -307,6 +370,8 @@ open class WebViewController: ViewControllable {
         // captures the presenter, which holds this view).
         for region in regions.values { region.unmount() }
         regions.removeAll()
+        // Off the page, a refused post is over.
+        problems.removeAll()
         tab?.unregister(self)
         tab = nil
         parent = nil
@@ -328,6 +393,11 @@ open class WebViewController: ViewControllable {
             if let title = child.deepestPageTitle() { return title }
         }
         return pageTitle
+    }
+
+    /// Whether the fragment is on `tab`'s page now.
+    func isMounted(in tab: WebTab) -> Bool {
+        self.tab === tab && tab.fragment(id: fragmentID) === self
     }
 
     /// Whether `other` contains this fragment.

@@ -121,7 +121,7 @@ final class HomeViewController: WebViewController {
         \(form("bump", content: "<button type=\"submit\">Bump</button>"))\
         \(form("sign-in", content: "<button type=\"submit\">Sign in</button>"))\
         \(form("note", content: "<input name=\"text\" value=\"\"><button type=\"submit\">Save note</button>"))\
-        \(slot("detail"))
+        \(slot("detail"))\(slot("order"))
         """
     }
 }
@@ -130,6 +130,10 @@ final class HomeViewController: WebViewController {
 final class HomeRouter: LaunchRouter<HomeInteractor, HomeViewController>, WebRouting {
     private let dependency: any HomeDependency
     private var detail: DetailRouter?
+    /// Built once and attached again on every visit, so a test can tell
+    /// what leaving the page did to the same view controller.
+    private lazy var order = OrderBuilder().build()
+    private var orderAttached = false
 
     init(interactor: HomeInteractor, viewController: HomeViewController, dependency: any HomeDependency) {
         self.dependency = dependency
@@ -140,9 +144,15 @@ final class HomeRouter: LaunchRouter<HomeInteractor, HomeViewController>, WebRou
         switch path.first {
         case nil:
             await detachDetail()
+            await detachOrder()
             return true
         case "detail":
+            await detachOrder()
             await attachDetail()
+            return path.rest.isRoot
+        case "order":
+            await detachDetail()
+            await attachOrder()
             return path.rest.isRoot
         default:
             return false
@@ -155,6 +165,20 @@ final class HomeRouter: LaunchRouter<HomeInteractor, HomeViewController>, WebRou
         detail = router
         await attachChild(router)
         viewController.show(router.viewControllable, in: "detail")
+    }
+
+    private func attachOrder() async {
+        guard !orderAttached else { return }
+        orderAttached = true
+        await attachChild(order)
+        viewController.show(order.viewControllable, in: "order")
+    }
+
+    private func detachOrder() async {
+        guard orderAttached else { return }
+        orderAttached = false
+        viewController.clear(slot: "order")
+        await detachChild(order)
     }
 
     private func detachDetail() async {

@@ -6,7 +6,10 @@
 //      place, keeping focus, caret and typed values where it can;
 //   2. it submits napkin forms with fetch instead of a full page load, shows
 //      an error the server answers as a toast, and after a successful post
-//      resets the form's typed values to what the server rendered;
+//      resets the form's typed values to what the server rendered; a post
+//      the app refused (422) puts the fragment the server re-rendered with
+//      its message in place, keeping what was typed, and focuses the field
+//      at fault;
 //   3. it follows in-app links live: a click fetches the page for this tab
 //      (the server moves the tab's own napkin tree), swaps it in, and pushes
 //      the address with history.pushState; Back and Forward do the same
@@ -24,8 +27,9 @@
 // it or the element `data-napkin-reload`:
 //   <a href="/export" data-napkin-reload>Export</a>
 // It follows only paths that resolve to this page's origin.
-// No framework, no build step, no inline script: load with
-//   <script src="/napkin.js" defer></script>
+// No framework, no build step, no inline script. Every napkin app serves
+// this file itself, at /_napkin/napkin.js, and napkin's page layout loads it:
+//   <script src="/_napkin/napkin.js" defer></script>
 (() => {
   'use strict';
 
@@ -390,13 +394,7 @@
         // (The redirect's own target is opaque to us, so `_return` decides.)
         location.assign(back ? back.href : location.href);
       } else if (res.status === 422) {
-        // The fragment re-rendered with its errors, same id.
-        const html = await res.text();
-        const fresh = parse(html);
-        const old = (fresh && fresh.id && document.getElementById(fresh.id)) || form.closest('.napkin');
-        if (old) swap(old, html);
-        const invalid = document.querySelector('[aria-invalid="true"]');
-        if (invalid && (!document.activeElement || document.activeElement === body)) invalid.focus();
+        await showRefusal(data, res);
       } else if (!res.ok) {
         const type = res.headers.get('Content-Type') || '';
         const text = type.includes('html') ? '' : (await res.text()).trim();
@@ -406,6 +404,45 @@
       toast('Something went wrong. Please try again.');
     } finally {
       busy(false);
+    }
+  }
+
+  // A refused post (422): the server re-rendered the form's fragment with
+  // the problem (a message at the top of the form, the field at fault
+  // marked) and sent it whole. It takes the old fragment's place like a
+  // patch, so what was typed stays wherever the server did not fill the
+  // field in itself, and focus goes to the field at fault (else to the
+  // message) unless the person moved on to something outside the fragment
+  // meanwhile. A refusal that comes as text (the fragment left the page)
+  // is shown as a toast.
+  async function showRefusal(data, res) {
+    const type = res.headers.get('Content-Type') || '';
+    const text = await res.text();
+    const fresh = /^\s*text\/html\b/i.test(type) ? parse(text) : null;
+    const old = fresh && fresh.id && fresh.classList.contains('napkin') ? document.getElementById(fresh.id) : null;
+    if (!old) {
+      const error = fresh && fresh.querySelector('.napkin-error');
+      const message = (error ? error.textContent : fresh ? '' : text).trim();
+      toast(message && message.length < 300 ? message : 'Please check the form and try again.');
+      return;
+    }
+    const active = document.activeElement;
+    const stayed = !active || active === body || old.contains(active);
+    swap(old, fresh);
+    if (!stayed) return;
+    // The posted form's new copy: the same action, and the same key when
+    // the fragment has one such form per item.
+    const value = (f, name) => { const el = f.querySelector('input[name="' + name + '"]'); return el ? el.value : null; };
+    const posted = Array.from(fresh.querySelectorAll('form[data-napkin-form]'))
+      .find((f) => value(f, '_action') === data.get('_action') && value(f, '_key') === data.get('_key')) || fresh;
+    const error = posted.querySelector('.napkin-error');
+    const field = error && error.dataset.napkinField;
+    const target = posted.querySelector('[aria-invalid="true"]') ||
+      (field && Array.from(posted.querySelectorAll(CONTROLS)).find((el) => el.name === field && el.type !== 'hidden'));
+    if (target) target.focus();
+    else if (error && !fresh.contains(document.activeElement)) {
+      error.tabIndex = -1;                          // where a keyboard goes on from
+      error.focus();
     }
   }
 
