@@ -96,12 +96,12 @@ struct RibHouseFlowTests {
         let welcome = try await guest.get("/")
         let session = await guest.sessionID
         let refused = try await guest.submit(welcome, button: loginButton, fields: ["name": name])
-        #expect(refused.text.contains("class=\"error\""))
+        #expect(refused.text.contains("class=\"napkin-error\""))
+        #expect(refused.text.contains("aria-invalid=\"true\""))
         #expect(refused.text.contains(name.count > 40 ? "Keep it to 40 characters" : "Tell us your name first"))
         #expect(!refused.text.contains("rh-in"))
         let tree = try await guest.tree()
         #expect(tree.napkinNames == ["LaunchNapkin", "AnnouncementsNapkin", "LoggedOutNapkin"])
-        #expect(tree.napkin(named: "LoggedOutNapkin")?["state"]?["error"]?.stringValue != nil)
         #expect(await guest.sessionID == session)
         #expect(await harness.pitService.subscriberCount == 0)
         await harness.stop()
@@ -127,9 +127,11 @@ struct RibHouseFlowTests {
         #expect(try await adaStream.nextPatch { @Sendable in $0.html.contains("<span class=\"name\">Ada</span>") }.html.contains(barbecueFoodsHTML))
 
         // Bob's own next action marks his stream: nothing of Ada's login may come before it.
-        _ = try await bob.submit(bobPage, button: loginButton, fields: ["name": " "], javascript: true)
+        let refused = try await bob.submit(bobPage, button: loginButton, fields: ["name": " "], javascript: true)
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("Tell us your name first"))
         var bobPatches: [EventStreamReader.Patch] = []
-        while bobPatches.last.map({ !$0.html.contains("class=\"error\"") }) ?? true {
+        while bobPatches.last.map({ !$0.html.contains("class=\"napkin-error\"") }) ?? true {
             bobPatches.append(try await bobStream.nextPatch())
         }
         #expect(bobPatches.allSatisfy { !$0.html.contains("Ada") && !$0.html.contains("rh-in") })

@@ -1,3 +1,4 @@
+import NapkinWeb
 import napkin
 
 /// How LoggedOut talks up to its parent: "this guest wants in as `name`".
@@ -6,24 +7,21 @@ protocol LoggedOutNapkinListener: AnyObject, Sendable {
     func loggedOutDidSubmit(name: String) async throws
 }
 
-/// Passes the name up and shows why it was refused. It never routes: once
-/// the guest is signed in, the Launch napkin replaces this whole napkin.
-final actor LoggedOutNapkinInteractor: PresentableInteractable {
+/// Passes the name up; a refused name becomes the form's message. It never
+/// routes: once the guest is signed in, the Launch napkin replaces it.
+final actor LoggedOutNapkinInteractor: Interactable {
     nonisolated let lifecycle = InteractorLifecycle()
-    nonisolated let presenter: LoggedOutNapkinPresenter
     private let listener: any LoggedOutNapkinListener
 
-    init(presenter: LoggedOutNapkinPresenter, listener: any LoggedOutNapkinListener) {
-        self.presenter = presenter
+    init(listener: any LoggedOutNapkinListener) {
         self.listener = listener
     }
 
-    func didSubmit(name: String) async {
+    func didSubmit(name: String) async throws {
         do {
             try await listener.loggedOutDidSubmit(name: name)
-        } catch {
-            let reason = (error as? LoginError)?.description ?? "The smokehouse door stuck. Please try again."
-            await presenter.present(error: reason, draft: name)
+        } catch let refusal as LoginError {
+            throw FormError(refusal.description, field: "name")
         }
     }
 }
