@@ -4,13 +4,10 @@ import NapkinWeb
 import napkin
 
 enum ReadmeWebModel { // wrapper
-    final class AppComponent: Component<any EmptyDependency>, @unchecked Sendable {}
 
-    protocol CounterListener: AnyObject, Sendable {
-        func didTapIncrement() async
-    }
+    final class AppComponent: Component<any EmptyDependency> {}
 
-    final actor CounterInteractor: PresentableInteractable, CounterListener {
+    final actor CounterInteractor: PresentableInteractable {
         nonisolated let lifecycle = InteractorLifecycle()
         nonisolated let presenter: CounterPresenter
         private var count = 0
@@ -29,13 +26,12 @@ enum ReadmeWebModel { // wrapper
     }
 
     final class CounterViewController: WebViewController {
-        weak var listener: (any CounterListener)?
         private let presenter: CounterPresenter
 
-        init(presenter: CounterPresenter) {
+        init(presenter: CounterPresenter, listener: CounterInteractor) {
             self.presenter = presenter
             super.init()
-            action("increment") { [weak self] in await self?.listener?.didTapIncrement() }
+            action("increment") { await listener.didTapIncrement() }
         }
 
         override func body() -> HTML {
@@ -43,20 +39,15 @@ enum ReadmeWebModel { // wrapper
         }
     }
 
-    @MainActor
-    final class CounterRouter: LaunchRouter<CounterInteractor, CounterViewController> {}
-
     @MainActor // wrapper
     static func makeRouter() -> HTTPRouter { // wrapper
         let app = NapkinApp(component: AppComponent(), configuration: NapkinConfiguration(layout: PageLayout(title: "Counter"))) { _ in
             let presenter = CounterPresenter()
-            let view = CounterViewController(presenter: presenter)
             let interactor = CounterInteractor(presenter: presenter)
-            view.listener = interactor
-            return CounterRouter(interactor: interactor, viewController: view)
+            return LaunchRouter(interactor: interactor, viewController: CounterViewController(presenter: presenter, listener: interactor))
         }
         var router = HTTPRouter()
-        app.mount(on: &router, publicDirectory: "Public")   // serves napkin.js too
+        app.mount(on: &router, publicDirectory: "Public")   // napkin's routes and napkin.js, then the app's files
         return router // wrapper
     } // wrapper
 
