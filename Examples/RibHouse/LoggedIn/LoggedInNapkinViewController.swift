@@ -12,7 +12,8 @@ final class LoggedInNapkinPresenter: Presentable, StatePresenting {
     func present(pit: PitState) {
         // Only a new line re-renders the header; a tick that changes nothing
         // it shows sends no patch.
-        if pit.headline != pitHeadline { pitHeadline = pit.headline }
+        let headline = pit.headline
+        if headline != pitHeadline { pitHeadline = headline }
     }
 
     struct State: Encodable {
