@@ -23,13 +23,17 @@ struct Destination {
     ) throws(FeatureError) -> any SourceModuleTarget {
         guard let name else {
             guard let first = modules.first(where: { $0.kind == .executable }) else {
-                throw FeatureError("package \(package.displayName) has no executable target: name the target with --target")
+                throw FeatureError(
+                    "package \(package.displayName) has no executable target: name the target with --target"
+                        + " (SwiftPM leaves out a target with no source file yet: give a new one a main.swift first)")
             }
             return first
         }
         guard let found = modules.first(where: { $0.name == name }) else {
             let known = modules.filter { $0.kind != .test }.map(\.name).joined(separator: ", ")
-            throw FeatureError("no target \(name) in package \(package.displayName) (its targets: \(known))")
+            throw FeatureError(
+                "no target \(name) in package \(package.displayName) (its targets: \(known.isEmpty ? "none" : known);"
+                    + " SwiftPM leaves out a target with no source file yet: give a new one a main.swift first)")
         }
         guard found.kind != .test else {
             throw FeatureError("\(name) is a test target: pass it with --tests, and the target it tests with --target")

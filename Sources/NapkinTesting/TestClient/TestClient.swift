@@ -143,10 +143,12 @@ public actor TestClient {
     /// Submits the form of `page` that has the button `button`, with its
     /// fields filled from the page and overridden by `fields`.
     ///
-    /// Without JavaScript (the default) it posts like a plain browser and
-    /// follows the `303` back to the page. With `javascript: true` it posts
-    /// like napkin's client (`X-Napkin: 1`, `X-CSRF-Token`) and returns the
-    /// `204`.
+    /// By default it posts like a plain form submission and follows the
+    /// `303` back to the page — whatever the client's own ``javascript``,
+    /// which only says whether the browser runs napkin's client at all (and
+    /// so how its page loads pick tabs). With `javascript: true` it posts
+    /// like napkin's client (`X-Napkin: 1`, `X-CSRF-Token`) and returns its
+    /// answer: `204`, or `422` with the fragment when the post is refused.
     public func submit(
         _ page: TestResponse, button: String, fields: [String: String] = [:], javascript: Bool = false
     ) async throws -> TestResponse {
