@@ -65,7 +65,7 @@ public struct HTTPRouter: HTTPResponder {
     public mutating func delete(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.delete, pattern, handler) }
 
     /// Routes `GET` (and so `HEAD`) requests matching `pattern` to `handler`,
-    /// which answers at once (an ``ImmediateHandler``, see ``on(_:_:_:)``).
+    /// which answers at once (an ``ImmediateHandler``, see ``on(_:_:_:)-(_,_,ImmediateHandler)``).
     ///
     /// ```swift
     /// router.get("/api/pit") { _ in
