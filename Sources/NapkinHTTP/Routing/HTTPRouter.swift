@@ -109,6 +109,8 @@ public struct HTTPRouter: HTTPResponder {
         rebuild()
     }
 
+    /// Answers `request` through the middleware: the fast path's answer,
+    /// else the first matching route's, else a `405` or the fallback's.
     public func respond(to request: Request) async throws -> Response {
         if let immediateResponder, let response = immediateResponder(request) { return response }
         return try await chain(request)
