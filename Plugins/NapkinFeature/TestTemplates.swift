@@ -46,7 +46,7 @@ extension Names {
             /// A minimal app whose page is \#(name), and a browser on it.
             func start() -> (NapkinApp, TestClient) {
                 let app = NapkinApp(component: Scope()) { scope in Host(scope: scope) }
-                var router = NapkinHTTP.Router()
+                var router = HTTPRouter()
                 app.mount(on: &router)
                 return (app, TestClient(inProcess: router))
             }
