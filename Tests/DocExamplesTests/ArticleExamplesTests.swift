@@ -31,6 +31,10 @@ struct ArticleExamplesTests {
             copies: [("TheRingsLeaf.swift", [1, 2, 3, 4])],
             fragments: [5: "a parent's component", 6: "a parent router's didLoad()", 7: "Rib House's root builder"]),
         Article(
+            path: "NapkinWeb/NapkinWeb.docc/RoutingAndNavigation.md",
+            copies: [("RoutingAndNavigation.swift", [1, 2])],
+            fragments: [3: "a case of navigate(to:)", 4: "Rib House's root router", 5: "a presenter's extension"]),
+        Article(
             path: "NapkinWeb/NapkinWeb.docc/FormsAndValidation.md",
             copies: [("FormsAndValidation.swift", [1, 2, 3])],
             fragments: [:]),
