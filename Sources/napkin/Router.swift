@@ -29,14 +29,22 @@ public protocol Routing: AnyObject, Sendable {
 
 /// The router of a napkin without a view.
 ///
-/// Subclass it, keep references to the children you attach, and override
-/// ``didLoad()`` to attach permanent children:
+/// A leaf uses it as it is: its builder returns `Router(interactor:)`. A
+/// napkin with children subclasses it, keeps its children's builders (and
+/// the children it attaches), and overrides ``didLoad()`` to attach
+/// permanent children:
 ///
 /// ```swift
 /// final class RootRouter: Router<RootInteractor>, RootRouting {
+///     private let homeBuilder: HomeBuilder
+///
+///     init(interactor: RootInteractor, homeBuilder: HomeBuilder) {
+///         self.homeBuilder = homeBuilder
+///         super.init(interactor: interactor)
+///     }
+///
 ///     func routeToHome() async {
-///         let home = await homeBuilder.build(withListener: interactor)
-///         await attachChild(home)
+///         await attachChild(homeBuilder.build(listener: interactor))
 ///     }
 /// }
 /// ```
