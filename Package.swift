@@ -80,6 +80,11 @@ let package = Package(
             dependencies: ["RibHouse", "napkin", "NapkinWeb", "NapkinHTTP", "NapkinTesting", "NapkinRedis", "NapkinSupport"],
             swiftSettings: strict
         ),
+        // Copies of the DocC articles' Swift examples (Sources/*/*.docc), which
+        // compile here, and the tests that they match the articles and work.
+        .testTarget(
+            name: "DocExamplesTests", dependencies: ["napkin", "NapkinWeb", "NapkinHTTP", "NapkinTesting"], swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -52,6 +52,7 @@ open class SimpleComponentizedBuilder<ComponentType, RouterType>: ComponentizedB
         await build(withDynamicBuildDependency: (), dynamicComponentDependency: ())
     }
 
+    /// Calls ``build(with:)``: there is no build-time value to pass.
     override public final func build(with component: ComponentType, _ dynamicBuildDependency: Void) async -> RouterType {
         await build(with: component)
     }

@@ -24,12 +24,16 @@ public protocol LaunchRouting: ViewableRouting {
 open class LaunchRouter<InteractorType: Interactable, ViewControllerType>:
     ViewableRouter<InteractorType, ViewControllerType>, LaunchRouting
 {
+    /// Shows the root view in `host`, activates the root interactor, then
+    /// loads the router (``Router/didLoad()`` attaches the permanent children).
     public final func launch(from host: any LaunchHost) async {
         host.setRootViewControllable(viewControllable)
         await interactor.activate()
         await load()
     }
 
+    /// Deactivates the whole tree, deepest first; every bound task is
+    /// cancelled before this returns.
     public final func terminate() async {
         await deactivateSubtree()
     }

@@ -45,6 +45,7 @@ open class SimpleMultiStageComponentizedBuilder<ComponentType, RouterType>: Mult
         await finalStageBuild(withDynamicDependency: ())
     }
 
+    /// Calls ``finalStageBuild(with:)``: there is no build-time value to pass.
     override public final func finalStageBuild(with component: ComponentType, _ dynamicDependency: Void) async -> RouterType {
         await finalStageBuild(with: component)
     }

@@ -29,14 +29,22 @@ public protocol Routing: AnyObject, Sendable {
 
 /// The router of a napkin without a view.
 ///
-/// Subclass it, keep references to the children you attach, and override
-/// ``didLoad()`` to attach permanent children:
+/// A leaf uses it as it is: its builder returns `Router(interactor:)`. A
+/// napkin with children subclasses it, keeps its children's builders (and
+/// the children it attaches), and overrides ``didLoad()`` to attach
+/// permanent children:
 ///
 /// ```swift
 /// final class RootRouter: Router<RootInteractor>, RootRouting {
+///     private let homeBuilder: HomeBuilder
+///
+///     init(interactor: RootInteractor, homeBuilder: HomeBuilder) {
+///         self.homeBuilder = homeBuilder
+///         super.init(interactor: interactor)
+///     }
+///
 ///     func routeToHome() async {
-///         let home = await homeBuilder.build(withListener: interactor)
-///         await attachChild(home)
+///         await attachChild(homeBuilder.build(listener: interactor))
 ///     }
 /// }
 /// ```
@@ -72,6 +80,7 @@ open class Router<InteractorType: Interactable>: Routing {
     /// Whether ``didLoad()`` has completed.
     public private(set) final var isLoaded = false
 
+    /// Runs ``didLoad()`` the first time it is called, and does nothing after.
     public final func load() async {
         guard !loadStarted else { return }
         loadStarted = true
@@ -79,6 +88,9 @@ open class Router<InteractorType: Interactable>: Routing {
         isLoaded = true
     }
 
+    /// Attaches `child`: adds it to ``children``, activates its subtree, top
+    /// down, then loads it. Attaching a child twice (or the router to itself)
+    /// does nothing.
     public final func attachChild(_ child: any Routing) async {
         guard child !== self, childIDs.insert(ObjectIdentifier(child)).inserted else {
             Diagnostics.report("\(type(of: child)) is already attached to \(type(of: self)); attachChild ignored")
@@ -89,6 +101,9 @@ open class Router<InteractorType: Interactable>: Routing {
         await child.load()
     }
 
+    /// Detaches `child`: removes it from ``children``, then deactivates its
+    /// subtree, deepest first, and returns when that is done. Detaching a
+    /// router that is not a child does nothing.
     public final func detachChild(_ child: any Routing) async {
         guard childIDs.remove(ObjectIdentifier(child)) != nil else {
             Diagnostics.report("\(type(of: child)) is not a child of \(type(of: self)); detachChild ignored")
@@ -101,6 +116,8 @@ open class Router<InteractorType: Interactable>: Routing {
         await child.deactivateSubtree()
     }
 
+    /// Activates this router's interactor, then its children's subtrees, in
+    /// attach order.
     public final func activateSubtree() async {
         await interactor.activate()
         for child in children {
@@ -108,6 +125,8 @@ open class Router<InteractorType: Interactable>: Routing {
         }
     }
 
+    /// Deactivates the children's subtrees, the last attached first, then
+    /// this router's interactor.
     public final func deactivateSubtree() async {
         for child in children.reversed() {
             await child.deactivateSubtree()

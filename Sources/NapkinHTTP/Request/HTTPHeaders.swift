@@ -17,6 +17,8 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// An empty header list.
     public init() {}
 
+    /// Headers from a literal, `["Content-Type": "text/plain"]`, in the
+    /// order written.
     public init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { (name: $0.0, value: $0.1) }
     }
@@ -76,6 +78,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// The number of fields.
     public var count: Int { fields.count }
 
+    /// The fields in order, as `(name, value)` pairs.
     public func makeIterator() -> IndexingIterator<[Element]> {
         fields.makeIterator()
     }

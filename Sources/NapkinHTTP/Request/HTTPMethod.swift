@@ -13,13 +13,21 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
         self.rawValue = rawValue.uppercased()
     }
 
+    /// The method token, as sent (`GET`).
     public var description: String { rawValue }
 
+    /// `GET`: read a resource (a router answers `HEAD` with its `GET` routes).
     public static let get = HTTPMethod(rawValue: "GET")
+    /// `HEAD`: a `GET` without the body.
     public static let head = HTTPMethod(rawValue: "HEAD")
+    /// `POST`: submit a form or create a resource.
     public static let post = HTTPMethod(rawValue: "POST")
+    /// `PUT`: replace a resource.
     public static let put = HTTPMethod(rawValue: "PUT")
+    /// `PATCH`: change part of a resource.
     public static let patch = HTTPMethod(rawValue: "PATCH")
+    /// `DELETE`: remove a resource.
     public static let delete = HTTPMethod(rawValue: "DELETE")
+    /// `OPTIONS`: ask what a resource allows.
     public static let options = HTTPMethod(rawValue: "OPTIONS")
 }

@@ -7,8 +7,12 @@ import Foundation
 public struct Cookie: Sendable, Equatable {
     /// The `SameSite` policy, which limits when browsers send the cookie cross-site.
     public enum SameSite: String, Sendable {
+        /// Sent on top-level navigations from other sites, not on their
+        /// posts or subresource requests: napkin's session cookie.
         case lax = "Lax"
+        /// Sent only on requests that start on this site.
         case strict = "Strict"
+        /// Sent on every request, cross-site too; browsers require `Secure` with it.
         case none = "None"
     }
 

@@ -16,5 +16,6 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         self.message = message ?? status.reason
     }
 
+    /// The code and the message: `404 Not Found`.
     public var description: String { "\(status.code) \(message)" }
 }

@@ -30,6 +30,8 @@ public struct AccessLog: FastPathMiddleware {
         self.writer = writer
     }
 
+    /// Passes the request on and logs its line once the response (or the
+    /// error, with the status it becomes) is known.
     public func respond(to request: Request, next: HTTPHandler) async throws -> Response {
         let start = ContinuousClock.now
         do {
@@ -45,6 +47,7 @@ public struct AccessLog: FastPathMiddleware {
         }
     }
 
+    /// Logs the line of a response answered at once, timed from `start`.
     public func finish(_ request: Request, _ response: Response, startedAt start: ContinuousClock.Instant) -> Response {
         log(request, status: response.status.code, bytes: response.byteCount, start: start)
         return response

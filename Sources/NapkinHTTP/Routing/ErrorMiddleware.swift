@@ -10,6 +10,8 @@ public struct ErrorMiddleware: FastPathMiddleware {
         self.log = log
     }
 
+    /// Passes the request on, and turns an error thrown inward into its
+    /// response: an ``HTTPError``'s status and message, or a bare `500`.
     public func respond(to request: Request, next: HTTPHandler) async throws -> Response {
         do {
             return try await next(request)

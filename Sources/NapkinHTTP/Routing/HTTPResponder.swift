@@ -3,6 +3,8 @@
 /// The server takes one responder; composition (routers, fallbacks,
 /// middleware) happens above it, so the server stays a thin bridge.
 public protocol HTTPResponder: Sendable {
+    /// The response to `request`; a thrown ``HTTPError`` becomes its status
+    /// and message, any other error a `500`.
     func respond(to request: Request) async throws -> Response
 
     /// The response when it can be given at once, without awaiting anything,
@@ -32,6 +34,8 @@ public typealias ImmediateHandler = @Sendable (Request) -> Response
 ///
 /// Call `next` to continue inward; return without calling it to answer early.
 public protocol Middleware: Sendable {
+    /// The response to `request`: usually `next`'s, changed or observed on
+    /// the way out; or one of its own, without calling `next`.
     func respond(to request: Request, next: HTTPHandler) async throws -> Response
 }
 

@@ -65,7 +65,7 @@ public struct HTTPRouter: HTTPResponder {
     public mutating func delete(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.delete, pattern, handler) }
 
     /// Routes `GET` (and so `HEAD`) requests matching `pattern` to `handler`,
-    /// which answers at once (an ``ImmediateHandler``, see ``on(_:_:_:)``).
+    /// which answers at once (an ``ImmediateHandler``, see ``on(_:_:_:)-(_,_,ImmediateHandler)``).
     ///
     /// ```swift
     /// router.get("/api/pit") { _ in
@@ -109,6 +109,8 @@ public struct HTTPRouter: HTTPResponder {
         rebuild()
     }
 
+    /// Answers `request` through the middleware: the fast path's answer,
+    /// else the first matching route's, else a `405` or the fallback's.
     public func respond(to request: Request) async throws -> Response {
         if let immediateResponder, let response = immediateResponder(request) { return response }
         return try await chain(request)

@@ -21,6 +21,8 @@ public struct LiveTransport: TestTransport {
         self.port = port
     }
 
+    /// Sends `request` over a new connection and reads the response; a
+    /// chunked body (an event stream) stays a stream, read as it arrives.
     public func send(_ request: Request) async throws -> Response {
         let bytes = encode(request)
         let connection = try await SocketConnection.open(host: host, port: port)

@@ -217,10 +217,14 @@ public actor TestClient {
 
 /// What a ``TestClient`` could not do.
 public enum TestClientError: Error, CustomStringConvertible {
+    /// The page has no form with a submit button of that text; `available`
+    /// are the buttons it has.
     case noSuchForm(button: String, available: [String])
+    /// The page has no link of that text; `available` are the links it has.
     case noSuchLink(text: String, available: [String])
     /// The response was not received by a ``TestClient``.
     case noClient
+    /// The event stream ended before the event that was waited for.
     case streamEnded
     /// No event came on the stream in time.
     case timedOut(Duration)
@@ -230,6 +234,7 @@ public enum TestClientError: Error, CustomStringConvertible {
     /// The request (or its body) did not complete in time.
     case noResponse(String, within: Duration)
 
+    /// What went wrong, for a test's failure message.
     public var description: String {
         switch self {
         case .noSuchForm(let button, let available):

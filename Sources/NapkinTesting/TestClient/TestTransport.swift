@@ -18,6 +18,8 @@ public struct InProcessTransport: TestTransport {
         self.responder = responder
     }
 
+    /// Hands `request` to the responder, from `127.0.0.1` unless it names
+    /// its peer.
     public func send(_ request: Request) async throws -> Response {
         var request = request
         request.peer = request.peer ?? "127.0.0.1:0"

@@ -10,6 +10,8 @@ public final class LocalLeases: LeaseStore {
     /// No leases held.
     public init() {}
 
+    /// Takes the lease unless another holder has it and it has not expired;
+    /// a holder that has it already renews it. Never throws.
     public func acquire(_ name: String, holder: String, ttl: Duration) async throws -> Bool {
         let now = clock.now
         return holders.withLock { holders in
@@ -19,6 +21,8 @@ public final class LocalLeases: LeaseStore {
         }
     }
 
+    /// Extends the lease if `holder` still holds it and it has not expired.
+    /// Never throws.
     public func renew(_ name: String, holder: String, ttl: Duration) async throws -> Bool {
         let now = clock.now
         return holders.withLock { holders in
@@ -28,6 +32,7 @@ public final class LocalLeases: LeaseStore {
         }
     }
 
+    /// Ends the lease if `holder` holds it; otherwise does nothing. Never throws.
     public func release(_ name: String, holder: String) async throws {
         holders.withLock { holders in
             if holders[name]?.holder == holder { holders[name] = nil }

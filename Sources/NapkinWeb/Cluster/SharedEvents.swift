@@ -1,7 +1,7 @@
 import NapkinSupport
 import napkin
 
-/// An app-wide ``EventBroadcaster`` bound to a channel of a ``MessageBus``:
+/// An app-wide ``/napkin/EventBroadcaster`` bound to a channel of a ``MessageBus``:
 /// an event sent in any process reaches the subscribers of every process.
 ///
 /// ```swift

@@ -1,7 +1,7 @@
 import NapkinSupport
 import napkin
 
-/// An app-wide ``StateBroadcaster`` bound to a channel of a ``MessageBus``:
+/// An app-wide ``/napkin/StateBroadcaster`` bound to a channel of a ``MessageBus``:
 /// a value sent in any process becomes the state in every process, and the
 /// bus keeps the latest one, so a process that starts later (or
 /// reconnects) begins from it.

@@ -34,6 +34,8 @@ public final class InMemorySessionRecords: SessionRecordStore {
         self.capacity = max(1, capacity)
     }
 
+    /// The record of session `id`, or `nil` when there is none or it has
+    /// expired (an expired record is dropped). Never throws.
     public func load(id: String) async throws -> SessionRecord? {
         let now = clock.now
         return state.withLock { state in
@@ -46,6 +48,8 @@ public final class InMemorySessionRecords: SessionRecordStore {
         }
     }
 
+    /// Keeps `record` until `ttl` from now; past the capacity, the least
+    /// recently saved or touched record goes. Never throws.
     public func save(_ record: SessionRecord, ttl: Duration) async throws {
         let expires = clock.now + ttl
         state.withLock { state in
@@ -54,6 +58,8 @@ public final class InMemorySessionRecords: SessionRecordStore {
         }
     }
 
+    /// Extends the record's expiry to `ttl` from now, and makes it the most
+    /// recently used; nothing happens when there is no record. Never throws.
     public func touch(id: String, ttl: Duration) async throws {
         let expires = clock.now + ttl
         state.withLock { state in
@@ -62,10 +68,12 @@ public final class InMemorySessionRecords: SessionRecordStore {
         }
     }
 
+    /// Forgets the record of session `id`. Never throws.
     public func delete(id: String) async throws {
         state.withLock { $0.entries[id] = nil }
     }
 
+    /// Drops every expired record: napkin calls it with its idle sweep.
     public func removeExpired() async {
         let now = clock.now
         state.withLock { state in

@@ -50,7 +50,7 @@ public final class SessionValues: Sendable {
     }
 
     /// Stores `value` under `key` (`nil` removes it) and returns once the
-    /// record is durable in the session store. Throws a `503` ``HTTPError``
+    /// record is durable in the session store. Throws a `503` ``/NapkinHTTP/HTTPError``
     /// when the store cannot be reached; the value is then not changed.
     public func set<Value>(_ key: SessionKey<Value>, to value: Value?) async throws {
         let json = try value.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }

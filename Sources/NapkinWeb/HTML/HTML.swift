@@ -24,6 +24,9 @@ public struct HTML: Sendable, Hashable, CustomStringConvertible, ExpressibleBySt
         rendered = value
     }
 
+    /// Markup from a literal with interpolations: the literal's text is
+    /// markup, and what is interpolated is escaped unless it is `HTML` (see
+    /// ``Interpolation``).
     public init(stringInterpolation: Interpolation) {
         rendered = stringInterpolation.rendered
     }
@@ -36,6 +39,7 @@ public struct HTML: Sendable, Hashable, CustomStringConvertible, ExpressibleBySt
     /// No markup at all.
     public static let empty = HTML(raw: "")
 
+    /// The markup, as ``rendered``.
     public var description: String { rendered }
 
     /// Appends another fragment.
@@ -67,6 +71,8 @@ public struct HTML: Sendable, Hashable, CustomStringConvertible, ExpressibleBySt
     public struct Interpolation: StringInterpolationProtocol {
         var rendered = ""
 
+        /// An empty interpolation, with room for about as much markup as
+        /// the literal will produce.
         public init(literalCapacity: Int, interpolationCount: Int) {
             rendered.reserveCapacity(literalCapacity + interpolationCount * 16)
         }

@@ -1,13 +1,21 @@
 /// Any JSON value; napkin uses it to carry presenter state captured on the
 /// main actor into a snapshot that can travel anywhere.
 public enum JSONValue: Codable, Sendable, Equatable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number; one with no fractional part (below 10¹⁵) is written as an integer.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array of values.
     case array([JSONValue])
+    /// An object: its members by key.
     case object([String: JSONValue])
 
+    /// Reads any JSON value: `null`, a boolean, a number, a string, an array
+    /// or an object.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -25,6 +33,7 @@ public enum JSONValue: Codable, Sendable, Equatable {
         }
     }
 
+    /// Writes the value as JSON, a whole number as an integer (`3`, not `3.0`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

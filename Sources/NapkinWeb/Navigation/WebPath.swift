@@ -26,5 +26,6 @@ public struct WebPath: Sendable, Hashable, CustomStringConvertible {
     /// The path after the first segment.
     public var rest: WebPath { WebPath(segments: Array(segments.dropFirst())) }
 
+    /// The path as a string: `/pit/3`, or `/`.
     public var description: String { "/" + segments.joined(separator: "/") }
 }

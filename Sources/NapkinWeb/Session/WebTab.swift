@@ -56,6 +56,8 @@ public final class WebTab: LaunchHost {
     /// The number of open event streams of this tab.
     public var streamCount: Int { streams.count }
 
+    /// Shows `viewControllable`, a ``WebViewController``, as the tab's page:
+    /// the root router calls it when it is launched.
     public func setRootViewControllable(_ viewControllable: any ViewControllable) {
         guard let viewController = viewControllable as? WebViewController else {
             preconditionFailure("the root napkin's view must be a WebViewController, not \(type(of: viewControllable))")

@@ -9,13 +9,12 @@ import napkin
 ///
 /// ```swift
 /// final class CounterViewController: WebViewController {
-///     weak var listener: (any CounterPresentableListener)?
 ///     let presenter: CounterPresenter
 ///
-///     init(presenter: CounterPresenter) {
+///     init(presenter: CounterPresenter, listener: CounterInteractor) {
 ///         self.presenter = presenter
 ///         super.init()
-///         action("increment") { [weak self] in await self?.listener?.didTapIncrement() }
+///         action("increment") { await listener.didTapIncrement() }
 ///     }
 ///
 ///     override func body() -> HTML {

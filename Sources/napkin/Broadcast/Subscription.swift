@@ -7,6 +7,7 @@
 /// subscription ends — and the broadcaster forgets it — when the iterating
 /// task is cancelled, or when the sequence and its iterator are released.
 public struct Subscription<Element: Sendable>: AsyncSequence, Sendable {
+    /// A subscription never fails: it ends, and iteration returns `nil`.
     public typealias Failure = Never
 
     private let handle: Handle
@@ -33,6 +34,8 @@ public struct Subscription<Element: Sendable>: AsyncSequence, Sendable {
         }
     }
 
+    /// The iterator over this subscription's values (iterate a subscription
+    /// once, from one task).
     public func makeAsyncIterator() -> Iterator {
         Iterator(handle: handle)
     }
@@ -41,6 +44,9 @@ public struct Subscription<Element: Sendable>: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         fileprivate let handle: Handle
 
+        /// The next value, waiting for it; `nil` once the subscription has
+        /// ended. Asking for it acknowledges the previous value to a sender
+        /// that awaits delivery (``StateBroadcaster/deliver(_:timeout:)``).
         public mutating func next() async -> Element? {
             await handle.mailbox.next()
         }

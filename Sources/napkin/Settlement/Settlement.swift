@@ -4,7 +4,7 @@ import Synchronization
 /// Waits for the consequences of an event to be applied.
 ///
 /// A platform layer runs an event (a form post calling a listener) inside
-/// ``run(timeout:_:)``. While it runs, napkin's own primitives report the
+/// ``run(timeout:isolation:_:)``. While it runs, napkin's own primitives report the
 /// work they start to the settlement:
 ///
 /// - a broadcaster `send` made inside the scope counts each subscriber until
