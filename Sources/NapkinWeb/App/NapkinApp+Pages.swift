@@ -64,20 +64,13 @@ extension NapkinApp {
             return response
         }
         let tab: WebTab
-        if let named {
-            tab = named
-            tab.users += 1
-        } else if let redirected = session.mostRecentTab, redirected.awaitsRedirect {
-            tab = redirected
-            tab.users += 1
-        } else if requestedTab == nil, request.cookies[Self.scriptCookie] == nil, let recent = session.mostRecentTab,
-            recent.streamCount == 0
-        {
-            tab = recent
+        if let reused = named ?? tabToReuse(in: session, for: request, naming: requestedTab) {
+            tab = reused
             tab.users += 1
         } else {
             // A live navigation of a tab this process does not hold gets it
-            // back under the same id, so the page's stream finds it.
+            // back under the same id, so the page's stream finds it. (A
+            // launched tab starts with this request as its user.)
             tab = await launchTab(in: session, id: requestedTab)
         }
         tab.awaitsRedirect = false
@@ -94,6 +87,18 @@ extension NapkinApp {
             response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
         }
         return response
+    }
+
+    /// The session's tab that a page view naming no tab of this process
+    /// shows, if one is to be reused: the tab whose form post (without
+    /// JavaScript) this page load follows, or — for a browser that does not
+    /// run napkin.js — its most recent tab while that has no stream. `nil`:
+    /// the page view opens a new tab.
+    private func tabToReuse(in session: WebSession, for request: Request, naming requestedTab: String?) -> WebTab? {
+        guard let recent = session.mostRecentTab else { return nil }
+        if recent.awaitsRedirect { return recent }
+        if requestedTab == nil, request.cookies[Self.scriptCookie] == nil, recent.streamCount == 0 { return recent }
+        return nil
     }
 
     /// Moves `tab`'s tree to `path`, settled. A live navigation's response
