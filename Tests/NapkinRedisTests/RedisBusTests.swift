@@ -33,8 +33,7 @@ struct RedisBusTests {
 
     @Test("payloads are bytes: zeros, CR LF and invalid UTF-8 arrive intact")
     func binary() async throws {
-        try await withRedis { server async throws in
-            let client = RedisClient(configuration: server.configuration)
+        try await withRedisClient { _, client async throws in
             let bus = RedisBus(client: client)
             let stream = await bus.subscribe(to: "bytes")
             let every = (0...255).map { UInt8($0) } + [0x0D, 0x0A, 0, 0]
@@ -43,7 +42,6 @@ struct RedisBusTests {
             #expect(try await next(stream) == .message(every))
             #expect(try await next(stream) == .message([]))
             await bus.shutdown()
-            await client.shutdown()
         }
     }
 
@@ -72,8 +70,7 @@ struct RedisBusTests {
 
     @Test("a stream whose consumer stops is removed; the channel is unsubscribed with its last stream")
     func consumerStops() async throws {
-        try await withRedis { server async throws in
-            let client = RedisClient(configuration: server.configuration)
+        try await withRedisClient { _, client async throws in
             let bus = RedisBus(client: client)
             let kept = await bus.subscribe(to: "ch")
             let dropped = await bus.subscribe(to: "ch")
@@ -95,7 +92,6 @@ struct RedisBusTests {
             try await bus.publish("back".bytes, to: "ch")
             #expect(try await next(again) == .message("back".bytes))
             await bus.shutdown()
-            await client.shutdown()
         }
     }
 

@@ -5,8 +5,7 @@ import NapkinRedis
 struct RedisClientTests {
     @Test("commands and their replies: status, bulk bytes, integer, nil, arrays")
     func replies() async throws {
-        try await withRedis { server async throws in
-            let client = RedisClient(configuration: server.configuration)
+        try await withRedisClient { _, client async throws in
             #expect(try await client.command(["PING"]) == .status("PONG"))
             #expect(try await client.command(["SET", "greeting", "hello"]) == .status("OK"))
             #expect(try await client.command(["GET", "greeting"]) == .bulk("hello".bytes))
@@ -15,21 +14,18 @@ struct RedisClientTests {
             #expect(try await client.command(["INCRBY", "count", "41"]).integer == 41)
             #expect(try await client.command(["RPUSH", "list", "a", "b"]) == .integer(2))
             #expect(try await client.command(["MGET", "greeting", "missing"]) == .array([.bulk("hello".bytes), .null]))
-            await client.shutdown()
         }
     }
 
     @Test("arguments and values are binary-safe")
     func binary() async throws {
-        try await withRedis { server async throws in
-            let client = RedisClient(configuration: server.configuration)
+        try await withRedisClient { _, client async throws in
             let every = (0...255).map { UInt8($0) }
             let key: [UInt8] = [0, 0xFF, 0x0D, 0x0A, 0x20]
             #expect(try await client.command(["SET".bytes, key, every]) == .status("OK"))
             #expect(try await client.command(["GET".bytes, key]) == .bulk(every))
             #expect(try await client.command(["SET".bytes, "empty".bytes, []]) == .status("OK"))
             #expect(try await client.command(["GET", "empty"]) == .bulk([]))
-            await client.shutdown()
         }
     }
 
@@ -54,8 +50,7 @@ struct RedisClientTests {
 
     @Test("many concurrent commands share the pool and all complete")
     func concurrent() async throws {
-        try await withRedis { server async throws in
-            let client = RedisClient(configuration: server.configuration)
+        try await withRedisClient { server, client async throws in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<500 {
                     group.addTask { _ = try await client.command(["INCR", "hits"]) }
@@ -68,7 +63,6 @@ struct RedisClientTests {
             let clients = try await client.command(["CLIENT", "LIST"]).string ?? ""
             let pool = clients.split(separator: "\n").filter { $0.contains("cmd=incr") || $0.contains("cmd=client") }
             #expect(pool.count <= 4, "\(clients)")
-            await client.shutdown()
         }
     }
 

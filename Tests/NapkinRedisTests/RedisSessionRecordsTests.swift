@@ -29,21 +29,18 @@ struct RedisSessionRecordsTests {
 
     @Test("a record expires after its time to live")
     func expiry() async throws {
-        try await withRedis { server async throws in
-            let client = RedisClient(configuration: server.configuration)
+        try await withRedisClient { _, client async throws in
             let records = RedisSessionRecords(client: client)
             try await records.save(SessionRecord(id: "brief", csrfToken: "t"), ttl: .milliseconds(50))
             let ttl = try await client.command(["PTTL", "napkin:session:brief"]).integer ?? -1
             #expect((0...50).contains(ttl) || ttl == -2)
             try await eventually("the record expired") { try await records.load(id: "brief") == nil }
-            await client.shutdown()
         }
     }
 
     @Test("touch extends the time to live; touching a missing record does nothing")
     func touch() async throws {
-        try await withRedis { server async throws in
-            let client = RedisClient(configuration: server.configuration)
+        try await withRedisClient { _, client async throws in
             let records = RedisSessionRecords(client: client)
             try await records.save(SessionRecord(id: "s", csrfToken: "t"), ttl: .seconds(2))
             try await records.touch(id: "s", ttl: .seconds(600))
@@ -52,27 +49,23 @@ struct RedisSessionRecordsTests {
             try await records.touch(id: "missing", ttl: .seconds(600))
             #expect(try await records.load(id: "missing") == nil)
             #expect(try await client.command(["EXISTS", "napkin:session:missing"]) == .integer(0))
-            await client.shutdown()
         }
     }
 
     @Test("delete removes the record")
     func delete() async throws {
-        try await withRedis { server async throws in
-            let client = RedisClient(configuration: server.configuration)
+        try await withRedisClient { _, client async throws in
             let records = RedisSessionRecords(client: client)
             try await records.save(SessionRecord(id: "gone", csrfToken: "t"), ttl: .seconds(60))
             try await records.delete(id: "gone")
             #expect(try await records.load(id: "gone") == nil)
             try await records.delete(id: "gone")
-            await client.shutdown()
         }
     }
 
     @Test("an unreadable value throws RedisError.corruptValue naming the key, never reads as no record")
     func corrupt() async throws {
-        try await withRedis { server async throws in
-            let client = RedisClient(configuration: server.configuration)
+        try await withRedisClient { _, client async throws in
             let records = RedisSessionRecords(client: client)
             _ = try await client.command(["SET", "napkin:session:bad", "{not json"])
             await #expect(throws: RedisError.corruptValue("napkin:session:bad")) { try await records.load(id: "bad") }
@@ -87,7 +80,6 @@ struct RedisSessionRecordsTests {
             // Saving over a corrupt value repairs it.
             try await records.save(SessionRecord(id: "bad", csrfToken: "t"), ttl: .seconds(60))
             #expect(try await records.load(id: "bad")?.csrfToken == "t")
-            await client.shutdown()
         }
     }
 }

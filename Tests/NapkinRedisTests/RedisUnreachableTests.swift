@@ -6,8 +6,7 @@ import NapkinRedis
 struct RedisUnreachableTests {
     @Test("while Redis is down commands throw RedisError.unreachable fast; once it is back they work, with no restart")
     func downAndBack() async throws {
-        try await withRedis { server async throws in
-            let client = RedisClient(configuration: server.configuration)
+        try await withRedisClient { server, client async throws in
             let records = RedisSessionRecords(client: client)
             try await records.save(SessionRecord(id: "s1", csrfToken: "t"), ttl: .seconds(60))
             // Every pooled connection is open when Redis stops.
@@ -40,7 +39,6 @@ struct RedisUnreachableTests {
             }
             // A fresh server (no persistence): the record is gone, not an error.
             #expect(try await records.load(id: "s1") == nil)
-            await client.shutdown()
         }
     }
 

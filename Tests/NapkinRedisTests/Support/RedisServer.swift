@@ -264,3 +264,18 @@ func eventually(
         try await Task.sleep(for: .milliseconds(10))
     }
 }
+
+/// Runs `body` with a fresh ``RedisServer`` and a client of it; shuts the
+/// client down (even when `body` throws) and always stops the server.
+func withRedisClient(_ body: (RedisServer, RedisClient) async throws -> Void) async throws {
+    try await withRedis { server async throws in
+        let client = RedisClient(configuration: server.configuration)
+        do {
+            try await body(server, client)
+            await client.shutdown()
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+    }
+}
