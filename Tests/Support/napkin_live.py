@@ -1,0 +1,53 @@
+"""What the suites that drive a live Rib House share (Tests/Attack,
+Tests/Cluster): the measurements table their `record` fixture fills.
+
+Each suite's conftest.py puts this folder on sys.path. Standard library only.
+"""
+import json
+
+
+class Measurements:
+    """The rows a suite's tests record, (test, metric, value, limit, verdict)
+    in the order they were recorded; at the end of the run, a table printed
+    under `title` and written to `artifacts`/summary.txt (and summary.json).
+    `first_column` heads the column that names the test."""
+
+    def __init__(self, artifacts, first_column, title):
+        self.artifacts, self.first_column, self.title = artifacts, first_column, title
+        self.rows = []
+
+    def recorder(self, test_name):
+        """record(metric, value, limit="", ok=None): one row of the summary table."""
+        test = test_name.removeprefix("test_")
+
+        def add(metric, value, limit="", ok=None):
+            verdict = "" if ok is None else ("ok" if ok else "FAIL")
+            self.rows.append((test, metric, str(value), str(limit), verdict))
+
+        return add
+
+    def table(self):
+        rows = self.rows
+        header = (self.first_column, "measurement", "value", "limit", "")
+        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(5)]
+        line = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
+        out = [line(header), line(tuple("-" * w for w in widths))]
+        previous = None
+        for row in rows:
+            out.append(line(("" if row[0] == previous else row[0], *row[1:])))
+            previous = row[0]
+        return "\n".join(out)
+
+    def report(self, terminalreporter):
+        """Writes the table to the artifacts and prints it (pytest_terminal_summary); nothing if no rows."""
+        if not self.rows:
+            return
+        self.artifacts.mkdir(parents=True, exist_ok=True)
+        table = self.table()
+        (self.artifacts / "summary.txt").write_text(table + "\n")
+        (self.artifacts / "summary.json").write_text(json.dumps(
+            [dict(zip((self.first_column, "measurement", "value", "limit", "verdict"), r)) for r in self.rows],
+            indent=1) + "\n")
+        terminalreporter.section(self.title)
+        terminalreporter.write_line(table)
+        terminalreporter.write_line(f"(also in {self.artifacts / 'summary.txt'})")
