@@ -34,6 +34,8 @@ import urllib.parse
 
 import pytest
 
+from napkin_live import HTTPTarget  # Tests/Support, on the path conftest.py sets
+
 URL = os.environ.get("RIBHOUSE_URL", "").rstrip("/")
 PID = int(os.environ.get("RIBHOUSE_PID") or 0)
 LOG = os.environ.get("RIBHOUSE_LOG", "")
@@ -75,26 +77,10 @@ def source_ip(i):
 # MARK: - The server
 
 
-class Reply:
-    def __init__(self, status, headers, body, seconds):
-        self.status, self.headers, self.body, self.seconds = status, headers, body, seconds
-
-    @property
-    def text(self):
-        return self.body.decode("utf-8", "replace")
-
-    def cookie(self, name="napkin_session"):
-        for value in self.headers.get_all("Set-Cookie") or []:
-            m = re.match(rf"\s*{name}=([^;]*)", value)
-            if m:
-                return m.group(1)
-        return None
-
-
-class Server:
+class Server(HTTPTarget):
     def __init__(self, url, pid, log):
-        parts = urllib.parse.urlsplit(url)
-        self.url, self.host, self.port, self.pid, self.log = url, parts.hostname, parts.port, pid, log
+        super().__init__(url)
+        self.pid, self.log = pid, log
 
     def _status(self):
         with open(f"/proc/{self.pid}/status") as f:
@@ -114,21 +100,6 @@ class Server:
             return not self._status()["State"].strip().startswith("Z")
         except (FileNotFoundError, ProcessLookupError, KeyError):
             return False
-
-    def connection(self, source=None, timeout=10):
-        return http.client.HTTPConnection(self.host, self.port, timeout=timeout,
-                                          source_address=(source, 0) if source else None)
-
-    def request(self, method, path, headers=None, body=None, source=None, timeout=10):
-        conn = self.connection(source, timeout)
-        try:
-            start = time.perf_counter()
-            conn.request(method, path, body=body, headers=headers or {})
-            resp = conn.getresponse()
-            data = resp.read()
-            return Reply(resp.status, resp.headers, data, time.perf_counter() - start)
-        finally:
-            conn.close()
 
     def settle_rss(self, limit, timeout=10.0):
         """Polls memory until it is at most `limit` or `timeout` passes: (rss, seconds waited)."""

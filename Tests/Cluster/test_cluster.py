@@ -45,6 +45,7 @@ import uuid
 import pytest
 
 import launch
+from napkin_live import HTTPTarget  # Tests/Support, on the path conftest.py sets
 
 NAME = "Cluster Pitmaster"
 BADGE_RE = re.compile(r'<span class="name">([^<]*)</span>')
@@ -58,45 +59,12 @@ def badge(name):
 # MARK: - HTTP
 
 
-class Reply:
-    def __init__(self, status, headers, body, seconds):
-        self.status, self.headers, self.body, self.seconds = status, headers, body, seconds
-
-    @property
-    def text(self):
-        return self.body.decode("utf-8", "replace")
-
-    def cookie(self, name="napkin_session"):
-        for value in self.headers.get_all("Set-Cookie") or []:
-            m = re.match(rf"\s*{name}=([^;]*)", value)
-            if m:
-                return m.group(1)
-        return None
-
-    def json(self):
-        return json.loads(self.body)
-
-
-class Endpoint:
+class Endpoint(HTTPTarget):
     """Where requests go: nginx, or one Rib House process directly."""
 
     def __init__(self, name, url):
-        parts = urllib.parse.urlsplit(url)
-        self.name, self.url, self.host, self.port = name, url.rstrip("/"), parts.hostname, parts.port
-
-    def connection(self, timeout=10):
-        return http.client.HTTPConnection(self.host, self.port, timeout=timeout)
-
-    def request(self, method, path, headers=None, body=None, timeout=10):
-        conn = self.connection(timeout)
-        try:
-            start = time.perf_counter()
-            conn.request(method, path, body=body, headers=headers or {})
-            resp = conn.getresponse()
-            data = resp.read()
-            return Reply(resp.status, resp.headers, data, time.perf_counter() - start)
-        finally:
-            conn.close()
+        super().__init__(url)
+        self.name = name
 
     def __repr__(self):
         return f"{self.name} ({self.url})"

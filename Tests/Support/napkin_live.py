@@ -1,9 +1,63 @@
 """What the suites that drive a live Rib House share (Tests/Attack,
-Tests/Cluster): the measurements table their `record` fixture fills.
+Tests/Cluster): HTTP requests and their replies, and the measurements table
+their `record` fixture fills.
 
 Each suite's conftest.py puts this folder on sys.path. Standard library only.
 """
+import http.client
 import json
+import re
+import time
+import urllib.parse
+
+
+# MARK: - HTTP
+
+
+class Reply:
+    def __init__(self, status, headers, body, seconds):
+        self.status, self.headers, self.body, self.seconds = status, headers, body, seconds
+
+    @property
+    def text(self):
+        return self.body.decode("utf-8", "replace")
+
+    def cookie(self, name="napkin_session"):
+        for value in self.headers.get_all("Set-Cookie") or []:
+            m = re.match(rf"\s*{name}=([^;]*)", value)
+            if m:
+                return m.group(1)
+        return None
+
+    def json(self):
+        return json.loads(self.body)
+
+
+class HTTPTarget:
+    """Where requests go, by its URL: a fresh connection each request (from
+    `source`, a local address, when one is named), the reply read whole and timed."""
+
+    def __init__(self, url):
+        parts = urllib.parse.urlsplit(url)
+        self.url, self.host, self.port = url.rstrip("/"), parts.hostname, parts.port
+
+    def connection(self, source=None, timeout=10):
+        return http.client.HTTPConnection(self.host, self.port, timeout=timeout,
+                                          source_address=(source, 0) if source else None)
+
+    def request(self, method, path, headers=None, body=None, source=None, timeout=10):
+        conn = self.connection(source, timeout)
+        try:
+            start = time.perf_counter()
+            conn.request(method, path, body=body, headers=headers or {})
+            resp = conn.getresponse()
+            data = resp.read()
+            return Reply(resp.status, resp.headers, data, time.perf_counter() - start)
+        finally:
+            conn.close()
+
+
+# MARK: - Measurements
 
 
 class Measurements:
