@@ -19,7 +19,6 @@ the attacks that measure memory against a quiet server, followed only by the
 announcement burst against that full store (10).
 """
 import hashlib
-import html.parser
 import http.client
 import json
 import os
@@ -34,7 +33,7 @@ import urllib.parse
 
 import pytest
 
-from napkin_live import HTTPTarget  # Tests/Support, on the path conftest.py sets
+from napkin_live import FormFinder, HTTPTarget  # Tests/Support, on the path conftest.py sets
 
 URL = os.environ.get("RIBHOUSE_URL", "").rstrip("/")
 PID = int(os.environ.get("RIBHOUSE_PID") or 0)
@@ -284,26 +283,6 @@ class EventWatcher:
         except OSError:
             pass
         self._conn.close()
-
-
-class FormFinder(html.parser.HTMLParser):
-    """Every <form> with its fields, as a browser would submit them."""
-
-    def __init__(self):
-        super().__init__()
-        self.forms, self._form = [], None
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form":
-            self._form = {"attrs": attrs, "fields": {}}
-        elif tag == "input" and self._form is not None and attrs.get("name"):
-            self._form["fields"][attrs["name"]] = attrs.get("value") or ""
-
-    def handle_endtag(self, tag):
-        if tag == "form" and self._form is not None:
-            self.forms.append(self._form)
-            self._form = None
 
 
 def find_form(page, field):

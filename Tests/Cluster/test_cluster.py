@@ -31,7 +31,6 @@ Run it with Tests/Cluster/run (RIBHOUSE_BINARY names the release build).
 Standard library only. Every wait polls with a deadline.
 """
 import html
-import html.parser
 import http.client
 import json
 import re
@@ -45,7 +44,7 @@ import uuid
 import pytest
 
 import launch
-from napkin_live import HTTPTarget  # Tests/Support, on the path conftest.py sets
+from napkin_live import FormFinder, HTTPTarget  # Tests/Support, on the path conftest.py sets
 
 NAME = "Cluster Pitmaster"
 BADGE_RE = re.compile(r'<span class="name">([^<]*)</span>')
@@ -95,28 +94,6 @@ def poll(predicate, timeout, every=0.05):
 
 
 # MARK: - Pages and forms
-
-
-class FormFinder(html.parser.HTMLParser):
-    """Every <form> with its fields, as a browser would submit them, and the <body>'s data attributes."""
-
-    def __init__(self):
-        super().__init__()
-        self.forms, self.body, self._form = [], {}, None
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "body":
-            self.body = attrs
-        elif tag == "form":
-            self._form = {"attrs": attrs, "fields": {}}
-        elif tag == "input" and self._form is not None and attrs.get("name"):
-            self._form["fields"][attrs["name"]] = attrs.get("value") or ""
-
-    def handle_endtag(self, tag):
-        if tag == "form" and self._form is not None:
-            self.forms.append(self._form)
-            self._form = None
 
 
 class Page:

@@ -1,9 +1,10 @@
 """What the suites that drive a live Rib House share (Tests/Attack,
-Tests/Cluster): HTTP requests and their replies, and the measurements table
-their `record` fixture fills.
+Tests/Cluster): HTTP requests and their replies, a page's forms, and the
+measurements table their `record` fixture fills.
 
 Each suite's conftest.py puts this folder on sys.path. Standard library only.
 """
+import html.parser
 import http.client
 import json
 import re
@@ -55,6 +56,31 @@ class HTTPTarget:
             return Reply(resp.status, resp.headers, data, time.perf_counter() - start)
         finally:
             conn.close()
+
+
+# MARK: - Pages
+
+
+class FormFinder(html.parser.HTMLParser):
+    """Every <form> with its fields, as a browser would submit them, and the <body>'s data attributes."""
+
+    def __init__(self):
+        super().__init__()
+        self.forms, self.body, self._form = [], {}, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "body":
+            self.body = attrs
+        elif tag == "form":
+            self._form = {"attrs": attrs, "fields": {}}
+        elif tag == "input" and self._form is not None and attrs.get("name"):
+            self._form["fields"][attrs["name"]] = attrs.get("value") or ""
+
+    def handle_endtag(self, tag):
+        if tag == "form" and self._form is not None:
+            self.forms.append(self._form)
+            self._form = None
 
 
 # MARK: - Measurements
