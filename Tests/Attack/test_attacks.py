@@ -33,7 +33,7 @@ import urllib.parse
 
 import pytest
 
-from napkin_live import FormFinder, HTTPTarget  # Tests/Support, on the path conftest.py sets
+from napkin_live import EventStream, FormFinder, HTTPTarget  # Tests/Support, on the path conftest.py sets
 
 URL = os.environ.get("RIBHOUSE_URL", "").rstrip("/")
 PID = int(os.environ.get("RIBHOUSE_PID") or 0)
@@ -203,86 +203,16 @@ class Prober:
 # MARK: - The user's open tab
 
 
-class EventWatcher:
+class EventWatcher(EventStream):
     """One `GET /_napkin/events`, read in a background thread: counts
     `event: patch` frames and remembers an `event: end`."""
 
     def __init__(self, server, cookie, source=None):
-        self.patches = 0
         self.events = []
-        self.end_data = None
-        self.closed = False
-        self.error = None
-        self._cond = threading.Condition()
-        self._conn = server.connection(source, timeout=60)
-        self._conn.request("GET", "/_napkin/events", headers={
-            "Cookie": f"napkin_session={cookie}", "Accept": "text/event-stream", "Cache-Control": "no-cache"})
-        self._resp = self._conn.getresponse()
-        self.status = self._resp.status
-        self.content_type = self._resp.getheader("Content-Type", "")
-        if self.status != 200:
-            self._resp.read()
-            self.closed = True
-            self._conn.close()
-            return
-        threading.Thread(target=self._read, daemon=True).start()
+        super().__init__(server.connection(source, timeout=60), "/_napkin/events", cookie)
 
-    def _read(self):
-        event, data = None, []
-        try:
-            while True:
-                line = self._resp.readline()
-                if not line:
-                    break
-                line = line.rstrip(b"\r\n").decode("utf-8", "replace")
-                if not line:
-                    if event is not None or data:
-                        self._dispatch(event or "message", "\n".join(data))
-                    event, data = None, []
-                elif line.startswith(":"):
-                    continue
-                else:
-                    field, _, value = line.partition(":")
-                    value = value[1:] if value.startswith(" ") else value
-                    if field == "event":
-                        event = value
-                    elif field == "data":
-                        data.append(value)
-        except Exception as error:  # closed under us, or timed out
-            self.error = error
-        finally:
-            with self._cond:
-                self.closed = True
-                self._cond.notify_all()
-
-    def _dispatch(self, event, data):
-        with self._cond:
-            self.events.append(event)
-            if event == "patch":
-                self.patches += 1
-            elif event == "end":
-                self.end_data = data
-            self._cond.notify_all()
-
-    def wait_patches(self, count, timeout):
-        """Waits for `count` more patches; returns how many came."""
-        with self._cond:
-            start = self.patches
-            self._cond.wait_for(lambda: self.patches >= start + count or self.closed, timeout)
-            return self.patches - start
-
-    def wait_closed(self, timeout):
-        with self._cond:
-            self._cond.wait_for(lambda: self.closed, timeout)
-            return self.closed
-
-    def close(self):
-        try:
-            if self._conn.sock:
-                self._conn.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self._conn.close()
+    def _keep(self, event, data, event_id):
+        self.events.append(event)
 
 
 def find_form(page, field):

@@ -1,6 +1,7 @@
 """What the suites that drive a live Rib House share (Tests/Attack,
-Tests/Cluster): HTTP requests and their replies, a page's forms, and the
-measurements table their `record` fixture fills.
+Tests/Cluster): HTTP requests and their replies, a page's forms, an open
+tab's event stream read in the background, and the measurements table their
+`record` fixture fills.
 
 Each suite's conftest.py puts this folder on sys.path. Standard library only.
 """
@@ -8,6 +9,8 @@ import html.parser
 import http.client
 import json
 import re
+import socket
+import threading
 import time
 import urllib.parse
 
@@ -81,6 +84,114 @@ class FormFinder(html.parser.HTMLParser):
         if tag == "form" and self._form is not None:
             self.forms.append(self._form)
             self._form = None
+
+
+# MARK: - Event streams
+
+
+def read_events(resp):
+    """The events of a text/event-stream response as it comes, each
+    (event, data, id): `event` "message" when the frame names none, its
+    `data:` lines joined, `id` None when it has none. Comments are skipped."""
+    event, data, event_id = None, [], None
+    while True:
+        line = resp.readline()
+        if not line:
+            return
+        line = line.rstrip(b"\r\n").decode("utf-8", "replace")
+        if not line:
+            if event is not None or data:
+                yield event or "message", "\n".join(data), event_id
+            event, data, event_id = None, [], None
+        elif line.startswith(":"):
+            continue
+        else:
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field == "event":
+                event = value
+            elif field == "data":
+                data.append(value)
+            elif field == "id":
+                event_id = value
+
+
+class EventStream:
+    """One `GET path` of an event stream on `conn` with the session's cookie
+    (and Last-Event-ID when given), read in a background thread: counts
+    `event: patch` frames (`patch_count`) and remembers an `event: end`'s
+    data. A subclass keeps more of each event in `_keep`. `closed` once the
+    stream has ended (at `closed_at`), with `error` if reading it failed; a
+    status other than 200 is closed at once, its body in `body`."""
+
+    def __init__(self, conn, path, cookie, last_event_id=None):
+        self.patch_count = 0
+        self.end_data = None
+        self.closed = False
+        self.closed_at = None
+        self.error = None
+        self._cond = threading.Condition()
+        self._conn = conn
+        headers = {"Cookie": f"napkin_session={cookie}", "Accept": "text/event-stream", "Cache-Control": "no-cache"}
+        if last_event_id:
+            headers["Last-Event-ID"] = str(last_event_id)
+        self._conn.request("GET", path, headers=headers)
+        self._resp = self._conn.getresponse()
+        self.status = self._resp.status
+        self.content_type = self._resp.getheader("Content-Type", "")
+        if self.status != 200:
+            self.body = self._resp.read()
+            self._finish()
+            self._conn.close()
+            return
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        try:
+            for event, data, event_id in read_events(self._resp):
+                self._dispatch(event, data, event_id)
+        except Exception as error:  # closed under us, or timed out
+            self.error = error
+        finally:
+            self._finish()
+
+    def _finish(self):
+        with self._cond:
+            self.closed = True
+            self.closed_at = time.monotonic()
+            self._cond.notify_all()
+
+    def _dispatch(self, event, data, event_id):
+        with self._cond:
+            self._keep(event, data, event_id)
+            if event == "patch":
+                self.patch_count += 1
+            elif event == "end":
+                self.end_data = data
+            self._cond.notify_all()
+
+    def _keep(self, event, data, event_id):
+        """What a subclass keeps of each event; called with the lock held."""
+
+    def wait_patches(self, count, timeout):
+        """Waits for `count` more patches; returns how many came."""
+        with self._cond:
+            start = self.patch_count
+            self._cond.wait_for(lambda: self.patch_count >= start + count or self.closed, timeout)
+            return self.patch_count - start
+
+    def wait_closed(self, timeout):
+        with self._cond:
+            self._cond.wait_for(lambda: self.closed, timeout)
+            return self.closed
+
+    def close(self):
+        try:
+            if self._conn.sock:
+                self._conn.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self._conn.close()
 
 
 # MARK: - Measurements
