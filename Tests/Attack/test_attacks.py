@@ -33,7 +33,8 @@ import urllib.parse
 
 import pytest
 
-from napkin_live import EventStream, FormFinder, HTTPTarget  # Tests/Support, on the path conftest.py sets
+# Tests/Support, on the path conftest.py sets.
+from napkin_live import EventStream, FormFinder, HTTPTarget, recv_until
 
 URL = os.environ.get("RIBHOUSE_URL", "").rstrip("/")
 PID = int(os.environ.get("RIBHOUSE_PID") or 0)
@@ -538,14 +539,8 @@ def test_04_stream_cap(server, user, attack, record):
 
 def read_status(sock, timeout=15):
     sock.settimeout(timeout)
-    data = b""
-    try:
-        while b"\r\n" not in data:
-            chunk = sock.recv(4096)
-            if not chunk:
-                break
-            data += chunk
-    except OSError as error:
+    data, error = recv_until(sock, b"\r\n")
+    if error:
         return f"error:{type(error).__name__}"
     m = re.match(rb"HTTP/1\.[01] (\d{3})", data)
     return int(m.group(1)) if m else ("closed" if not data else "garbage")

@@ -44,7 +44,8 @@ import uuid
 import pytest
 
 import launch
-from napkin_live import EventStream, FormFinder, HTTPTarget  # Tests/Support, on the path conftest.py sets
+# Tests/Support, on the path conftest.py sets.
+from napkin_live import EventStream, FormFinder, HTTPTarget, recv_until
 
 NAME = "Cluster Pitmaster"
 BADGE_RE = re.compile(r'<span class="name">([^<]*)</span>')
@@ -752,15 +753,7 @@ class FailingUpstream:
                 return
             with conn:
                 conn.settimeout(5)
-                data = b""
-                try:
-                    while b"\r\n\r\n" not in data:
-                        chunk = conn.recv(65536)
-                        if not chunk:
-                            break
-                        data += chunk
-                except OSError:
-                    pass
+                data, _ = recv_until(conn, b"\r\n\r\n", size=65536)
                 if data:
                     self.requests.append(data.split(b" ", 1)[0].decode())
 

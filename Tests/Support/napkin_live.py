@@ -1,7 +1,7 @@
 """What the suites that drive a live Rib House share (Tests/Attack,
-Tests/Cluster): HTTP requests and their replies, a page's forms, an open
-tab's event stream read in the background, and the measurements table their
-`record` fixture fills.
+Tests/Cluster): HTTP requests and their replies, raw socket reads, a page's
+forms, an open tab's event stream read in the background, and the
+measurements table their `record` fixture fills.
 
 Each suite's conftest.py puts this folder on sys.path. Standard library only.
 """
@@ -59,6 +59,21 @@ class HTTPTarget:
             return Reply(resp.status, resp.headers, data, time.perf_counter() - start)
         finally:
             conn.close()
+
+
+def recv_until(sock, marker, size=4096):
+    """Reads from `sock` until what came holds `marker` or the peer closes:
+    (what came, None), or (what came before it, the OSError) when a read fails."""
+    data = b""
+    try:
+        while marker not in data:
+            chunk = sock.recv(size)
+            if not chunk:
+                break
+            data += chunk
+    except OSError as error:
+        return data, error
+    return data, None
 
 
 # MARK: - Pages
