@@ -19,7 +19,6 @@ the attacks that measure memory against a quiet server, followed only by the
 announcement burst against that full store (10).
 """
 import hashlib
-import html.parser
 import http.client
 import json
 import os
@@ -33,6 +32,9 @@ import time
 import urllib.parse
 
 import pytest
+
+# Tests/Support, on the path conftest.py sets.
+from napkin_live import EventStream, FormFinder, HTTPTarget, recv_until
 
 URL = os.environ.get("RIBHOUSE_URL", "").rstrip("/")
 PID = int(os.environ.get("RIBHOUSE_PID") or 0)
@@ -75,26 +77,10 @@ def source_ip(i):
 # MARK: - The server
 
 
-class Reply:
-    def __init__(self, status, headers, body, seconds):
-        self.status, self.headers, self.body, self.seconds = status, headers, body, seconds
-
-    @property
-    def text(self):
-        return self.body.decode("utf-8", "replace")
-
-    def cookie(self, name="napkin_session"):
-        for value in self.headers.get_all("Set-Cookie") or []:
-            m = re.match(rf"\s*{name}=([^;]*)", value)
-            if m:
-                return m.group(1)
-        return None
-
-
-class Server:
+class Server(HTTPTarget):
     def __init__(self, url, pid, log):
-        parts = urllib.parse.urlsplit(url)
-        self.url, self.host, self.port, self.pid, self.log = url, parts.hostname, parts.port, pid, log
+        super().__init__(url)
+        self.pid, self.log = pid, log
 
     def _status(self):
         with open(f"/proc/{self.pid}/status") as f:
@@ -114,21 +100,6 @@ class Server:
             return not self._status()["State"].strip().startswith("Z")
         except (FileNotFoundError, ProcessLookupError, KeyError):
             return False
-
-    def connection(self, source=None, timeout=10):
-        return http.client.HTTPConnection(self.host, self.port, timeout=timeout,
-                                          source_address=(source, 0) if source else None)
-
-    def request(self, method, path, headers=None, body=None, source=None, timeout=10):
-        conn = self.connection(source, timeout)
-        try:
-            start = time.perf_counter()
-            conn.request(method, path, body=body, headers=headers or {})
-            resp = conn.getresponse()
-            data = resp.read()
-            return Reply(resp.status, resp.headers, data, time.perf_counter() - start)
-        finally:
-            conn.close()
 
     def settle_rss(self, limit, timeout=10.0):
         """Polls memory until it is at most `limit` or `timeout` passes: (rss, seconds waited)."""
@@ -233,106 +204,16 @@ class Prober:
 # MARK: - The user's open tab
 
 
-class EventWatcher:
+class EventWatcher(EventStream):
     """One `GET /_napkin/events`, read in a background thread: counts
     `event: patch` frames and remembers an `event: end`."""
 
     def __init__(self, server, cookie, source=None):
-        self.patches = 0
         self.events = []
-        self.end_data = None
-        self.closed = False
-        self.error = None
-        self._cond = threading.Condition()
-        self._conn = server.connection(source, timeout=60)
-        self._conn.request("GET", "/_napkin/events", headers={
-            "Cookie": f"napkin_session={cookie}", "Accept": "text/event-stream", "Cache-Control": "no-cache"})
-        self._resp = self._conn.getresponse()
-        self.status = self._resp.status
-        self.content_type = self._resp.getheader("Content-Type", "")
-        if self.status != 200:
-            self._resp.read()
-            self.closed = True
-            self._conn.close()
-            return
-        threading.Thread(target=self._read, daemon=True).start()
+        super().__init__(server.connection(source, timeout=60), "/_napkin/events", cookie)
 
-    def _read(self):
-        event, data = None, []
-        try:
-            while True:
-                line = self._resp.readline()
-                if not line:
-                    break
-                line = line.rstrip(b"\r\n").decode("utf-8", "replace")
-                if not line:
-                    if event is not None or data:
-                        self._dispatch(event or "message", "\n".join(data))
-                    event, data = None, []
-                elif line.startswith(":"):
-                    continue
-                else:
-                    field, _, value = line.partition(":")
-                    value = value[1:] if value.startswith(" ") else value
-                    if field == "event":
-                        event = value
-                    elif field == "data":
-                        data.append(value)
-        except Exception as error:  # closed under us, or timed out
-            self.error = error
-        finally:
-            with self._cond:
-                self.closed = True
-                self._cond.notify_all()
-
-    def _dispatch(self, event, data):
-        with self._cond:
-            self.events.append(event)
-            if event == "patch":
-                self.patches += 1
-            elif event == "end":
-                self.end_data = data
-            self._cond.notify_all()
-
-    def wait_patches(self, count, timeout):
-        """Waits for `count` more patches; returns how many came."""
-        with self._cond:
-            start = self.patches
-            self._cond.wait_for(lambda: self.patches >= start + count or self.closed, timeout)
-            return self.patches - start
-
-    def wait_closed(self, timeout):
-        with self._cond:
-            self._cond.wait_for(lambda: self.closed, timeout)
-            return self.closed
-
-    def close(self):
-        try:
-            if self._conn.sock:
-                self._conn.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self._conn.close()
-
-
-class FormFinder(html.parser.HTMLParser):
-    """Every <form> with its fields, as a browser would submit them."""
-
-    def __init__(self):
-        super().__init__()
-        self.forms, self._form = [], None
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form":
-            self._form = {"attrs": attrs, "fields": {}}
-        elif tag == "input" and self._form is not None and attrs.get("name"):
-            self._form["fields"][attrs["name"]] = attrs.get("value") or ""
-
-    def handle_endtag(self, tag):
-        if tag == "form" and self._form is not None:
-            self.forms.append(self._form)
-            self._form = None
+    def _keep(self, event, data, event_id):
+        self.events.append(event)
 
 
 def find_form(page, field):
@@ -658,14 +539,8 @@ def test_04_stream_cap(server, user, attack, record):
 
 def read_status(sock, timeout=15):
     sock.settimeout(timeout)
-    data = b""
-    try:
-        while b"\r\n" not in data:
-            chunk = sock.recv(4096)
-            if not chunk:
-                break
-            data += chunk
-    except OSError as error:
+    data, error = recv_until(sock, b"\r\n")
+    if error:
         return f"error:{type(error).__name__}"
     m = re.match(rb"HTTP/1\.[01] (\d{3})", data)
     return int(m.group(1)) if m else ("closed" if not data else "garbage")

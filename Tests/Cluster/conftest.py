@@ -2,8 +2,10 @@
 launcher as scripts/cluster, scripts/cluster.d/launch.py) and the
 measurements table. Every test records what it measured with the `record`
 fixture; the table is printed at the end of the run and written to
-Tests/Cluster/artifacts/summary.txt (and summary.json)."""
-import json
+Tests/Cluster/artifacts/summary.txt (and summary.json).
+
+It also puts Tests/Support on sys.path, for napkin_live (what this suite
+shares with Tests/Attack)."""
 import os
 import pathlib
 import shutil
@@ -15,28 +17,23 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 ARTIFACTS = HERE / "artifacts"
 sys.path.insert(0, str(ROOT / "scripts" / "cluster.d"))
+sys.path.insert(0, str(HERE.parent / "Support"))
 
-import launch  # noqa: E402  (found through the path above)
+import launch  # noqa: E402  (found through the paths above)
+import napkin_live  # noqa: E402
 
 BINARY = os.environ.get("RIBHOUSE_BINARY", "")
 # The pit ticks every 200 ms here (2 s by default), so "the pit keeps
 # ticking" is seen within a fraction of a second.
 PIT_INTERVAL_MS = int(os.environ.get("RIBHOUSE_PIT_INTERVAL") or 200)
 
-# (test, metric, value, limit, verdict) in the order they were recorded.
-RESULTS = []
+MEASUREMENTS = napkin_live.Measurements(ARTIFACTS, first_column="test", title="cluster measurements")
 
 
 @pytest.fixture
 def record(request):
     """record(metric, value, limit="", ok=None): one row of the summary table."""
-    test = request.node.name.removeprefix("test_")
-
-    def add(metric, value, limit="", ok=None):
-        verdict = "" if ok is None else ("ok" if ok else "FAIL")
-        RESULTS.append((test, metric, str(value), str(limit), verdict))
-
-    return add
+    return MEASUREMENTS.recorder(request.node.name)
 
 
 @pytest.fixture(scope="session")
@@ -87,26 +84,5 @@ def healthy(cluster):
     return cluster
 
 
-def _table(rows):
-    header = ("test", "measurement", "value", "limit", "")
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(5)]
-    line = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
-    out = [line(header), line(tuple("-" * w for w in widths))]
-    previous = None
-    for row in rows:
-        out.append(line(("" if row[0] == previous else row[0], *row[1:])))
-        previous = row[0]
-    return "\n".join(out)
-
-
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    if not RESULTS:
-        return
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    table = _table(RESULTS)
-    (ARTIFACTS / "summary.txt").write_text(table + "\n")
-    (ARTIFACTS / "summary.json").write_text(json.dumps(
-        [dict(zip(("test", "measurement", "value", "limit", "verdict"), r)) for r in RESULTS], indent=1) + "\n")
-    terminalreporter.section("cluster measurements")
-    terminalreporter.write_line(table)
-    terminalreporter.write_line(f"(also in {ARTIFACTS / 'summary.txt'})")
+    MEASUREMENTS.report(terminalreporter)

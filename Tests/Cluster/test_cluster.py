@@ -31,7 +31,6 @@ Run it with Tests/Cluster/run (RIBHOUSE_BINARY names the release build).
 Standard library only. Every wait polls with a deadline.
 """
 import html
-import html.parser
 import http.client
 import json
 import re
@@ -45,6 +44,8 @@ import uuid
 import pytest
 
 import launch
+# Tests/Support, on the path conftest.py sets.
+from napkin_live import EventStream, FormFinder, HTTPTarget, recv_until
 
 NAME = "Cluster Pitmaster"
 BADGE_RE = re.compile(r'<span class="name">([^<]*)</span>')
@@ -58,45 +59,12 @@ def badge(name):
 # MARK: - HTTP
 
 
-class Reply:
-    def __init__(self, status, headers, body, seconds):
-        self.status, self.headers, self.body, self.seconds = status, headers, body, seconds
-
-    @property
-    def text(self):
-        return self.body.decode("utf-8", "replace")
-
-    def cookie(self, name="napkin_session"):
-        for value in self.headers.get_all("Set-Cookie") or []:
-            m = re.match(rf"\s*{name}=([^;]*)", value)
-            if m:
-                return m.group(1)
-        return None
-
-    def json(self):
-        return json.loads(self.body)
-
-
-class Endpoint:
+class Endpoint(HTTPTarget):
     """Where requests go: nginx, or one Rib House process directly."""
 
     def __init__(self, name, url):
-        parts = urllib.parse.urlsplit(url)
-        self.name, self.url, self.host, self.port = name, url.rstrip("/"), parts.hostname, parts.port
-
-    def connection(self, timeout=10):
-        return http.client.HTTPConnection(self.host, self.port, timeout=timeout)
-
-    def request(self, method, path, headers=None, body=None, timeout=10):
-        conn = self.connection(timeout)
-        try:
-            start = time.perf_counter()
-            conn.request(method, path, body=body, headers=headers or {})
-            resp = conn.getresponse()
-            data = resp.read()
-            return Reply(resp.status, resp.headers, data, time.perf_counter() - start)
-        finally:
-            conn.close()
+        super().__init__(url)
+        self.name = name
 
     def __repr__(self):
         return f"{self.name} ({self.url})"
@@ -127,28 +95,6 @@ def poll(predicate, timeout, every=0.05):
 
 
 # MARK: - Pages and forms
-
-
-class FormFinder(html.parser.HTMLParser):
-    """Every <form> with its fields, as a browser would submit them, and the <body>'s data attributes."""
-
-    def __init__(self):
-        super().__init__()
-        self.forms, self.body, self._form = [], {}, None
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "body":
-            self.body = attrs
-        elif tag == "form":
-            self._form = {"attrs": attrs, "fields": {}}
-        elif tag == "input" and self._form is not None and attrs.get("name"):
-            self._form["fields"][attrs["name"]] = attrs.get("value") or ""
-
-    def handle_endtag(self, tag):
-        if tag == "form" and self._form is not None:
-            self.forms.append(self._form)
-            self._form = None
 
 
 class Page:
@@ -184,91 +130,28 @@ class Page:
 # MARK: - The user's open tab
 
 
-class Stream:
+class Stream(EventStream):
     """One `GET /_napkin/events?tab=…`, read in a background thread: every
     `event: patch` (its id and decoded data) and an `event: end`."""
 
     def __init__(self, endpoint, cookie, path, last_event_id=None, timeout=120):
         self.endpoint, self.path = endpoint, path
         self.patches = []          # (id, {"id": fragment, "html": …}, monotonic time)
-        self.end_data = None
-        self.closed = False
-        self.closed_at = None
-        self.error = None
-        self._cond = threading.Condition()
-        self._conn = endpoint.connection(timeout=timeout)
-        headers = {"Cookie": f"napkin_session={cookie}", "Accept": "text/event-stream", "Cache-Control": "no-cache"}
-        if last_event_id:
-            headers["Last-Event-ID"] = str(last_event_id)
-        self._conn.request("GET", path, headers=headers)
-        self._resp = self._conn.getresponse()
-        self.status = self._resp.status
-        self.content_type = self._resp.getheader("Content-Type", "")
-        if self.status != 200:
-            self.body = self._resp.read()
-            self._finish()
-            self._conn.close()
-            return
-        threading.Thread(target=self._read, daemon=True).start()
+        super().__init__(endpoint.connection(timeout=timeout), path, cookie, last_event_id)
 
-    def _read(self):
-        event, data, event_id = None, [], None
-        try:
-            while True:
-                line = self._resp.readline()
-                if not line:
-                    break
-                line = line.rstrip(b"\r\n").decode("utf-8", "replace")
-                if not line:
-                    if event is not None or data:
-                        self._dispatch(event or "message", "\n".join(data), event_id)
-                    event, data, event_id = None, [], None
-                elif line.startswith(":"):
-                    continue
-                else:
-                    field, _, value = line.partition(":")
-                    value = value[1:] if value.startswith(" ") else value
-                    if field == "event":
-                        event = value
-                    elif field == "data":
-                        data.append(value)
-                    elif field == "id":
-                        event_id = value
-        except Exception as error:  # closed under us, or timed out
-            self.error = error
-        finally:
-            self._finish()
-
-    def _finish(self):
-        with self._cond:
-            self.closed = True
-            self.closed_at = time.monotonic()
-            self._cond.notify_all()
-
-    def _dispatch(self, event, data, event_id):
-        with self._cond:
-            if event == "patch":
-                try:
-                    patch = json.loads(data)
-                except ValueError:
-                    patch = {"id": None, "html": data}
-                self.patches.append((event_id, patch, time.monotonic()))
-            elif event == "end":
-                self.end_data = data
-            self._cond.notify_all()
+    def _keep(self, event, data, event_id):
+        if event == "patch":
+            try:
+                patch = json.loads(data)
+            except ValueError:
+                patch = {"id": None, "html": data}
+            self.patches.append((event_id, patch, time.monotonic()))
 
     @property
     def last_event_id(self):
         with self._cond:
             ids = [p[0] for p in self.patches if p[0]]
             return ids[-1] if ids else None
-
-    def wait_patches(self, count, timeout):
-        """Waits for `count` more patches; returns how many came."""
-        with self._cond:
-            start = len(self.patches)
-            self._cond.wait_for(lambda: len(self.patches) >= start + count or self.closed, timeout)
-            return len(self.patches) - start
 
     def wait_total(self, count, timeout):
         """Waits until `count` patches have come in all; whether they have."""
@@ -290,19 +173,6 @@ class Stream:
         with self._cond:
             self._cond.wait_for(seen, timeout)
         return found[0] if found else None
-
-    def wait_closed(self, timeout):
-        with self._cond:
-            self._cond.wait_for(lambda: self.closed, timeout)
-            return self.closed
-
-    def close(self):
-        try:
-            if self._conn.sock:
-                self._conn.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self._conn.close()
 
 
 class User:
@@ -883,15 +753,7 @@ class FailingUpstream:
                 return
             with conn:
                 conn.settimeout(5)
-                data = b""
-                try:
-                    while b"\r\n\r\n" not in data:
-                        chunk = conn.recv(65536)
-                        if not chunk:
-                            break
-                        data += chunk
-                except OSError:
-                    pass
+                data, _ = recv_until(conn, b"\r\n\r\n", size=65536)
                 if data:
                     self.requests.append(data.split(b" ", 1)[0].decode())
 
