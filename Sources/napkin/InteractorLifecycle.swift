@@ -150,6 +150,21 @@ public final class InteractorLifecycle: @unchecked Sendable {
         _ subscription: Subscription<Value>,
         _ handler: @escaping @Sendable (Value) async -> Void
     ) {
+        if accept(subscription) { subscription.push(to: handler) }
+    }
+
+    /// Hands `subscription`'s values to `handler` on the main actor, in
+    /// batches, while active; or cancels the subscription when refused.
+    func observe<Value: Sendable>(
+        _ subscription: Subscription<Value>,
+        onMain handler: @escaping @Sendable @MainActor (Value) -> Void
+    ) {
+        if accept(subscription) { subscription.push(onMain: handler) }
+    }
+
+    /// Registers `subscription` to be cancelled with the active scope;
+    /// `false` (and the subscription cancelled) when refused.
+    private func accept<Value: Sendable>(_ subscription: Subscription<Value>) -> Bool {
         let activation = Self.activation
         let accepted = state.withLock { state -> Bool in
             guard accepts(activation, state) else { return false }
@@ -158,11 +173,8 @@ public final class InteractorLifecycle: @unchecked Sendable {
             state.observations[id] = (state.generation, { subscription.cancel() })
             return true
         }
-        guard accepted else {
-            subscription.cancel()
-            return
-        }
-        subscription.push(to: handler)
+        if !accepted { subscription.cancel() }
+        return accepted
     }
 
     /// Starts `operation` bound to the active scope, or refuses it.
