@@ -34,12 +34,18 @@ private final actor MainFollower: Interactable {
 @Suite("Observe on the main actor", .timeLimit(.minutes(1)))
 @MainActor
 struct ObserveOnMainTests {
-    @Test("the current value, then every change, in order, on the main actor; an awaited delivery waits for the handler")
-    func followsInOrder() async {
-        let source = StateBroadcaster(1)
+    /// A follower of `source`, activated: it has shown the current value.
+    fileprivate func activeFollower(of source: StateBroadcaster<Int>) async -> (MainFollower, Shown) {
         let shown = Shown()
         let follower = MainFollower(source: source, shown: shown)
         await follower.activate()
+        return (follower, shown)
+    }
+
+    @Test("the current value, then every change, in order, on the main actor; an awaited delivery waits for the handler")
+    func followsInOrder() async {
+        let source = StateBroadcaster(1)
+        let (follower, shown) = await activeFollower(of: source)
         await source.deliver(2)
         await source.deliver(3)
         #expect(shown.values == [1, 2, 3])
@@ -49,9 +55,7 @@ struct ObserveOnMainTests {
     @Test("deactivation cancels the observation; later values are not handled")
     func deactivationCancels() async {
         let source = StateBroadcaster(1)
-        let shown = Shown()
-        let follower = MainFollower(source: source, shown: shown)
-        await follower.activate()
+        let (follower, shown) = await activeFollower(of: source)
         await source.deliver(2)
         await follower.deactivate()
         #expect(await source.subscriberCount == 0)
@@ -62,15 +66,13 @@ struct ObserveOnMainTests {
     @Test("a settlement waits for main-actor observers to handle what the event sent")
     func settles() async {
         let source = StateBroadcaster(0)
-        let shown = Shown()
-        let follower = MainFollower(source: source, shown: shown)
-        await follower.activate()
-        await source.deliver(0)
+        let (follower, shown) = await activeFollower(of: source)
         let (_, report) = await Settlement.run(timeout: .seconds(30)) {
             await source.send(5)
         }
         #expect(report.settled)
         #expect(shown.values.last == 5)
+        await follower.deactivate()
     }
 
     @Test("one value for a thousand observers, sent while the main actor is busy, is handled by all of them in one main-actor job")

@@ -214,21 +214,7 @@ final class Mailbox<Value: Sendable>: Sendable {
             } else {
                 handler(item.value)
             }
-            let (acknowledged, finished, next) = state.withLock { state in
-                let (acknowledged, finished) = Self.finishTaken(&state)
-                var next: Item?
-                if !state.closed, !state.pending.isEmpty {
-                    next = state.pending.removeFirst()
-                    state.taken = next!.sequence
-                    state.processing = next!.token
-                } else {
-                    state.handlingOnMain = false
-                }
-                return (acknowledged, finished, next)
-            }
-            finished?.leave()
-            for waiter in acknowledged { waiter.acknowledge() }
-            guard let next else { return }
+            guard let next = finishHandled(ending: { $0.handlingOnMain = false }) else { return }
             item = next
         }
     }
@@ -254,23 +240,30 @@ final class Mailbox<Value: Sendable>: Sendable {
             } else {
                 await handler(item.value)
             }
-            let (acknowledged, finished, next) = state.withLock { state in
-                let (acknowledged, finished) = Self.finishTaken(&state)
-                var next: Item?
-                if !state.closed, !state.pending.isEmpty {
-                    next = state.pending.removeFirst()
-                    state.taken = next!.sequence
-                    state.processing = next!.token
-                } else {
-                    state.handling = nil
-                }
-                return (acknowledged, finished, next)
-            }
-            finished?.leave()
-            for waiter in acknowledged { waiter.acknowledge() }
-            guard let next else { return }
+            guard let next = finishHandled(ending: { $0.handling = nil }) else { return }
             item = next
         }
+    }
+
+    /// The value in hand was handled (push mode): acknowledges it and
+    /// returns the next pending value to handle, taken; or, with none (or
+    /// closed), marks handling over with `ending` and returns `nil`.
+    private func finishHandled(ending: (inout State) -> Void) -> Item? {
+        let (acknowledged, finished, next) = state.withLock { state in
+            let (acknowledged, finished) = Self.finishTaken(&state)
+            var next: Item?
+            if !state.closed, !state.pending.isEmpty {
+                next = state.pending.removeFirst()
+                state.taken = next!.sequence
+                state.processing = next!.token
+            } else {
+                ending(&state)
+            }
+            return (acknowledged, finished, next)
+        }
+        finished?.leave()
+        for waiter in acknowledged { waiter.acknowledge() }
+        return next
     }
 
     /// Ends the subscription: wakes the consumer with `nil`, releases every
