@@ -90,30 +90,6 @@ extension Interactable {
         lifecycle.observe(subscription, handler)
     }
 
-    /// Hands each value of `subscription` to a main-actor `handler` — most
-    /// often straight to the presenter — one at a time, while the
-    /// interactor is active:
-    ///
-    /// ```swift
-    /// func didBecomeActive() async {
-    ///     observeOnMain(await pit.subscribe()) { [presenter] pit in presenter.show(pit) }
-    /// }
-    /// ```
-    ///
-    /// The handler runs on the main actor without a task or a hop of its
-    /// own: every main-actor handler that a value (or several) made ready
-    /// meanwhile runs in one main-actor job. A value that reaches thousands
-    /// of tabs thus costs one hop, not a task and a hop per tab. Otherwise it
-    /// is ``observe(_:_:)``: values in order, newer ones
-    /// queued by the broadcaster's policy while one is handled, cancelled on
-    /// deactivation.
-    public nonisolated func observeOnMain<Value: Sendable>(
-        _ subscription: Subscription<Value>,
-        _ handler: @escaping @Sendable @MainActor (Value) -> Void
-    ) {
-        lifecycle.observe(subscription, onMain: handler)
-    }
-
     /// Starts `operation` bound to the active scope: it is cancelled when
     /// the interactor deactivates. On an inactive or deactivating interactor
     /// — or from a `didBecomeActive()` that a later deactivation overtook —

@@ -150,21 +150,6 @@ public final class InteractorLifecycle: @unchecked Sendable {
         _ subscription: Subscription<Value>,
         _ handler: @escaping @Sendable (Value) async -> Void
     ) {
-        if accept(subscription) { subscription.push(to: handler) }
-    }
-
-    /// Hands `subscription`'s values to `handler` on the main actor, in
-    /// batches, while active; or cancels the subscription when refused.
-    func observe<Value: Sendable>(
-        _ subscription: Subscription<Value>,
-        onMain handler: @escaping @Sendable @MainActor (Value) -> Void
-    ) {
-        if accept(subscription) { subscription.push(onMain: handler) }
-    }
-
-    /// Registers `subscription` to be cancelled with the active scope;
-    /// `false` (and the subscription cancelled) when refused.
-    private func accept<Value: Sendable>(_ subscription: Subscription<Value>) -> Bool {
         let activation = Self.activation
         let accepted = state.withLock { state -> Bool in
             guard accepts(activation, state) else { return false }
@@ -173,8 +158,11 @@ public final class InteractorLifecycle: @unchecked Sendable {
             state.observations[id] = (state.generation, { subscription.cancel() })
             return true
         }
-        if !accepted { subscription.cancel() }
-        return accepted
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        subscription.push(to: handler)
     }
 
     /// Starts `operation` bound to the active scope, or refuses it.

@@ -22,8 +22,8 @@ final actor LoggedInNapkinInteractor: PresentableInteractable {
     func didBecomeActive() async {
         // The pit replays its current state, then every tick; the observation
         // ends with this napkin (logout, or the session going away).
-        observeOnMain(await pitService.stateStream()) { [presenter] pit in
-            presenter.present(pit: pit)
+        observe(await pitService.stateStream()) { [presenter] pit in
+            await presenter.present(pit: pit)
         }
     }
 

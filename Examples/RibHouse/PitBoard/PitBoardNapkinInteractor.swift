@@ -13,8 +13,8 @@ final actor PitBoardNapkinInteractor: PresentableInteractable {
     }
 
     func didBecomeActive() async {
-        observeOnMain(await pitService.stateStream()) { [presenter] pit in
-            presenter.present(pit: pit)
+        observe(await pitService.stateStream()) { [presenter] pit in
+            await presenter.present(pit: pit)
         }
     }
 }

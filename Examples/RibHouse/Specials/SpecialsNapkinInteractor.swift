@@ -13,8 +13,8 @@ final actor SpecialsNapkinInteractor: PresentableInteractable {
     }
 
     func didBecomeActive() async {
-        observeOnMain(await specialsService.updates()) { [presenter] list in
-            presenter.present(specials: list)
+        observe(await specialsService.updates()) { [presenter] list in
+            await presenter.present(specials: list)
         }
     }
 }

@@ -26,10 +26,6 @@ final class Mailbox<Value: Sendable>: Sendable {
         /// running it (only while a value is being handled).
         var handler: (@Sendable (Value) async -> Void)?
         var handling: Task<Void, Never>?
-        /// In main-actor push mode, the handler, and whether a value is
-        /// queued for (or being handled in) a main-actor batch.
-        var mainHandler: (@Sendable @MainActor (Value) -> Void)?
-        var handlingOnMain = false
     }
 
     /// Keep only the newest unread value (`capacity` 1, replacing) or up to
@@ -78,10 +74,6 @@ final class Mailbox<Value: Sendable>: Sendable {
             }
             if state.handler != nil, state.handling == nil {
                 startHandling(item, in: &state)
-                return nil
-            }
-            if state.mainHandler != nil, !state.handlingOnMain {
-                startHandlingOnMain(item, in: &state)
                 return nil
             }
             switch policy {
@@ -177,48 +169,6 @@ final class Mailbox<Value: Sendable>: Sendable {
         }
     }
 
-    /// Hands every value to `handler` on the main actor from now on, one at a
-    /// time, in the main-actor batches of ``MainActorBatch``: no task exists
-    /// per value, and values for many mailboxes share one main-actor job. A
-    /// value is acknowledged when the handler returns.
-    func push(onMain handler: @escaping @Sendable @MainActor (Value) -> Void) {
-        state.withLock { state in
-            guard !state.closed, state.handler == nil, state.mainHandler == nil else { return }
-            state.mainHandler = handler
-            if !state.pending.isEmpty {
-                startHandlingOnMain(state.pending.removeFirst(), in: &state)
-            }
-        }
-    }
-
-    /// Queues `item` for the next main-actor batch. Called holding the lock.
-    private func startHandlingOnMain(_ item: Item, in state: inout State) {
-        state.taken = item.sequence
-        state.processing = item.token
-        state.handlingOnMain = true
-        MainActorBatch.shared.enqueue { [self] in handleOnMain(first: item) }
-    }
-
-    /// Handles `first`, then whatever arrived meanwhile, on the main actor.
-    @MainActor
-    private func handleOnMain(first: Item) {
-        var item = first
-        while true {
-            let key = DeliveryContext.currentTaskKey()
-            guard let handler = state.withLock({ state -> (@Sendable @MainActor (Value) -> Void)? in
-                state.consumerKey = key
-                return state.mainHandler
-            }) else { return }
-            if let token = item.token {
-                Settlement.Token.$current.withValue(token) { handler(item.value) }
-            } else {
-                handler(item.value)
-            }
-            guard let next = finishHandled(ending: { $0.handlingOnMain = false }) else { return }
-            item = next
-        }
-    }
-
     /// Starts a task that handles `item`, then whatever arrives meanwhile.
     /// Called holding the lock; the task takes the lock only after it starts.
     private func startHandling(_ item: Item, in state: inout State) {
@@ -240,30 +190,23 @@ final class Mailbox<Value: Sendable>: Sendable {
             } else {
                 await handler(item.value)
             }
-            guard let next = finishHandled(ending: { $0.handling = nil }) else { return }
+            let (acknowledged, finished, next) = state.withLock { state in
+                let (acknowledged, finished) = Self.finishTaken(&state)
+                var next: Item?
+                if !state.closed, !state.pending.isEmpty {
+                    next = state.pending.removeFirst()
+                    state.taken = next!.sequence
+                    state.processing = next!.token
+                } else {
+                    state.handling = nil
+                }
+                return (acknowledged, finished, next)
+            }
+            finished?.leave()
+            for waiter in acknowledged { waiter.acknowledge() }
+            guard let next else { return }
             item = next
         }
-    }
-
-    /// The value in hand was handled (push mode): acknowledges it and
-    /// returns the next pending value to handle, taken; or, with none (or
-    /// closed), marks handling over with `ending` and returns `nil`.
-    private func finishHandled(ending: (inout State) -> Void) -> Item? {
-        let (acknowledged, finished, next) = state.withLock { state in
-            let (acknowledged, finished) = Self.finishTaken(&state)
-            var next: Item?
-            if !state.closed, !state.pending.isEmpty {
-                next = state.pending.removeFirst()
-                state.taken = next!.sequence
-                state.processing = next!.token
-            } else {
-                ending(&state)
-            }
-            return (acknowledged, finished, next)
-        }
-        finished?.leave()
-        for waiter in acknowledged { waiter.acknowledge() }
-        return next
     }
 
     /// Ends the subscription: wakes the consumer with `nil`, releases every
@@ -282,7 +225,6 @@ final class Mailbox<Value: Sendable>: Sendable {
             if let processing = state.processing { tokens.append(processing) }
             state.handling?.cancel()
             state.handler = nil
-            state.mainHandler = nil
             return Closing(
                 consumer: state.consumer, waiters: state.waiters.map(\.waiter),
                 tokens: tokens, processingKey: state.processing == nil ? nil : state.consumerKey)

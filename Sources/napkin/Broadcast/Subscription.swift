@@ -36,17 +36,6 @@ public struct Subscription<Element: Sendable>: AsyncSequence, Sendable {
 
     /// The iterator over this subscription's values (iterate a subscription
     /// once, from one task).
-    /// Hands each value to `handler` on the main actor, in batches shared
-    /// with other subscriptions (see ``Interactable/observeOnMain(_:_:)``),
-    /// keeping the subscription alive until it is cancelled.
-    func push(onMain handler: @escaping @Sendable @MainActor (Element) -> Void) {
-        let handle = handle
-        handle.mailbox.push(onMain: { value in
-            _ = handle
-            handler(value)
-        })
-    }
-
     public func makeAsyncIterator() -> Iterator {
         Iterator(handle: handle)
     }
