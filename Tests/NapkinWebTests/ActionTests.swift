@@ -12,7 +12,7 @@ struct ActionTests {
         let client = testApp.client()
         let page = try await client.get("/")
         let form = try #require(page.form(withButton: "Increment"))
-        let posted = try await client.post(form.action, form: form.fields.map { ($0.name, $0.value) })
+        let posted = try await client.post(form.action, form: form.posting())
         #expect(posted.status == 303)
         #expect(posted.headers["Location"] == "/")
         let after = try await client.follow(posted)
@@ -49,24 +49,16 @@ struct ActionTests {
         let client = testApp.client()
         let page = try await client.get("/")
         let form = try #require(page.form(withButton: "Increment"))
-        func fields(_ changes: [String: String?]) -> [(String, String)] {
-            var values = form.fields.map { ($0.name, $0.value) }
-            for (name, value) in changes {
-                values.removeAll { $0.0 == name }
-                if let value { values.append((name, value)) }
-            }
-            return values
-        }
-        let missingToken = try await client.post(form.action, form: fields(["_csrf": nil]))
+        let missingToken = try await client.post(form.action, form: form.posting(["_csrf": nil]))
         #expect(missingToken.status == 403)
         #expect(missingToken.text.contains("CSRF"))
-        let wrongToken = try await client.post(form.action, form: fields(["_csrf": String(repeating: "0", count: 32)]))
+        let wrongToken = try await client.post(form.action, form: form.posting(["_csrf": String(repeating: "0", count: 32)]))
         #expect(wrongToken.status == 403)
-        let crossOrigin = try await client.post(form.action, form: fields([:]), headers: ["Origin": "http://evil.example"])
+        let crossOrigin = try await client.post(form.action, form: form.posting(), headers: ["Origin": "http://evil.example"])
         #expect(crossOrigin.status == 403)
-        let unknownFragment = try await client.post(form.action, form: fields(["_fragment": "n-999999"]))
+        let unknownFragment = try await client.post(form.action, form: form.posting(["_fragment": "n-999999"]))
         #expect(unknownFragment.status == 404)
-        let unknownAction = try await client.post(form.action, form: fields(["_action": "launchMissiles"]))
+        let unknownAction = try await client.post(form.action, form: form.posting(["_action": "launchMissiles"]))
         #expect(unknownAction.status == 404)
         #expect(unknownAction.text == "Unknown action.")
         let malformed = try await client.send(
@@ -76,7 +68,7 @@ struct ActionTests {
         #expect(wrongType.status == 415)
         let noteForm = try #require(page.form(withButton: "Save note"))
         // A form that lacks a field is a form error: back to the page, which says so.
-        let missingField = try await client.post(noteForm.action, form: noteForm.fields.filter { $0.name != "text" }.map { ($0.name, $0.value) })
+        let missingField = try await client.post(noteForm.action, form: noteForm.posting(["text": nil]))
         #expect(missingField.status == 303)
         #expect(try await client.follow(missingField).text.contains(">Text is required.</p>"))
 
@@ -97,17 +89,13 @@ struct ActionTests {
         let attackerPage = try await attacker.get("/")
         let stolen = try #require(victimPage.form(withButton: "Increment")?.value(of: "_csrf"))
         let attackerForm = try #require(attackerPage.form(withButton: "Increment"))
-        var fields = attackerForm.fields.map { ($0.name, $0.value) }
-        fields.removeAll { $0.0 == "_csrf" }
-        fields.append(("_csrf", stolen))
-        #expect(try await attacker.post(attackerForm.action, form: fields).status == 403)
+        #expect(try await attacker.post(attackerForm.action, form: attackerForm.posting(["_csrf": stolen])).status == 403)
         // The victim's form with the attacker's own session runs, if at all,
         // in the attacker's session (fragment ids name a place in a tree, the
         // same in every session): the victim is untouched.
         let victimForm = try #require(victimPage.form(withButton: "Increment"))
-        var crossed = victimForm.fields.map { ($0.name, $0.value) }
-        crossed.removeAll { $0.0 == "_csrf" }
-        crossed.append(("_csrf", try #require(attackerForm.value(of: "_csrf"))))
+        let attackerToken = try #require(attackerForm.value(of: "_csrf"))
+        let crossed = victimForm.posting(["_csrf": attackerToken])
         #expect(try await attacker.post(victimForm.action, form: crossed).status != 403)
         #expect(try await victim.get("/").text.contains("Count: 0"))
         await testApp.stop()
@@ -128,8 +116,7 @@ struct ActionTests {
         let client = testApp.client()
         let page = try await client.get("/")
         let form = try #require(page.form(withButton: "Save note"))
-        var fields = form.fields.map { ($0.name, $0.value) }
-        fields.append(("text", String(repeating: "x", count: 4096)))
+        let fields = form.posting(adding: [("text", String(repeating: "x", count: 4096))])
         #expect(try await client.post(form.action, form: fields).status == 413)
         #expect(try await client.get("/").status == 200)
         await testApp.stop()

@@ -15,16 +15,6 @@ struct FormErrorTests {
         html.contains("<p class=\"napkin-error\" role=\"alert\" id=\"") && html.contains("\">\(text)</p>")
     }
 
-    /// The fields of `form` as the page has them, with `changes` in place
-    /// (a `nil` change leaves the field out) and `extra` fields after them.
-    static func fields(of form: HTMLForm, _ changes: [String: String?] = [:], extra: [(String, String)] = []) -> [(String, String)] {
-        var fields = form.fields.filter { changes[$0.name] == nil }.map { ($0.name, $0.value) }
-        for (name, value) in changes.sorted(by: { $0.key < $1.key }) {
-            if let value { fields.append((name, value)) }
-        }
-        return fields + extra
-    }
-
     /// Words from Swift's own errors and types that must never reach a person.
     static let swiftWords = ["Int", "Swift", "DecodingError", "keyNotFound", "typeMismatch", "CodingKeys", "debugDescription", "Optional"]
 
@@ -63,7 +53,7 @@ struct FormErrorTests {
         let client = testApp.client()
         let page = try await client.get("/order")
         let form = try #require(page.form(withButton: "Order"))
-        let posted = try await client.post(form.action, form: Self.fields(of: form, ["name": "Ada", "quantity": "40"]))
+        let posted = try await client.post(form.action, form: form.posting(["name": "Ada", "quantity": "40"]))
         #expect(posted.status == 303)
         #expect(posted.headers["Location"] == "/order")
         // A browser without JavaScript names no tab: napkin shows the one posted to.
@@ -104,7 +94,7 @@ struct FormErrorTests {
             ("99999999999999999999999", "Quantity must be a whole number."),
         ]
         for (quantity, message) in cases {
-            let fields = Self.fields(of: form, ["name": "Ada", "quantity": quantity])
+            let fields = form.posting(["name": "Ada", "quantity": quantity])
             let refused = try await client.post(form.action, form: fields, headers: ["X-Napkin": "1"])
             #expect(refused.status == 422, "quantity \(quantity ?? "missing")")
             #expect(Self.message(message, in: refused.text), "quantity \(quantity ?? "missing"): \(refused.text)")
@@ -206,7 +196,7 @@ struct FormErrorTests {
 
         // Markup in a value and in the app's own message (which quotes the name).
         let script = "<script>alert(1)</script>\"'&"
-        let quoted = try await client.post(form.action, form: Self.fields(of: form, ["name": "taken:" + script, "quantity": "2"]), headers: headers)
+        let quoted = try await client.post(form.action, form: form.posting(["name": "taken:" + script, "quantity": "2"]), headers: headers)
         #expect(quoted.status == 422)
         #expect(!quoted.text.contains("<script>"))
         #expect(quoted.text.contains("&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp; already ordered today."))
@@ -214,7 +204,7 @@ struct FormErrorTests {
 
         // A huge value: a short message, and the value is neither kept nor sent back.
         let huge = String(repeating: "9", count: 300_000)
-        let big = try await client.post(form.action, form: Self.fields(of: form, ["name": "Ada", "quantity": huge]), headers: headers)
+        let big = try await client.post(form.action, form: form.posting(["name": "Ada", "quantity": huge]), headers: headers)
         #expect(big.status == 422)
         #expect(Self.message("Quantity must be a whole number.", in: big.text))
         #expect(big.body.count < 20_000)
@@ -222,7 +212,7 @@ struct FormErrorTests {
         #expect(big.text.contains("value=\"Ada\""))
 
         // Thousands of fields of napkin's and the attacker's names.
-        let many = Self.fields(of: form, ["quantity": nil], extra: (0..<5_000).map { ("f\($0)", "<b>") } + [("_x", "y")])
+        let many = form.posting(["quantity": nil], adding: (0..<5_000).map { ("f\($0)", "<b>") } + [("_x", "y")])
         let flood = try await client.post(form.action, form: many, headers: headers)
         #expect(flood.status == 422)
         #expect(flood.body.count < 20_000)
@@ -231,7 +221,7 @@ struct FormErrorTests {
         // A huge form key is not kept either: the message is in no form, the problem is still there.
         let rate = try #require(page.form(withButton: "Rate ribs"))
         let longKey = String(repeating: "k", count: 200_000)
-        let keyed = try await client.post(rate.action, form: Self.fields(of: rate, ["_key": longKey, "stars": "0"]), headers: headers)
+        let keyed = try await client.post(rate.action, form: rate.posting(["_key": longKey, "stars": "0"]), headers: headers)
         #expect(keyed.status == 422)
         #expect(keyed.body.count < 20_000)
         #expect(!keyed.text.contains("Give 1 to 5 stars."))
