@@ -769,30 +769,29 @@ def failing_cluster(workdir, name):
     return nginx, upstreams, Endpoint("nginx", nginx.url)
 
 
-def test_08_nginx_passes_a_get_on_but_never_a_post(workdir, record):
-    # Each on an nginx of its own: a failed process is skipped for a while
-    # (fail_timeout), which would hide it from the second request.
-    nginx, upstreams, endpoint = failing_cluster(workdir, "retry-get")
+def through_failing_cluster(workdir, name, method, path, **kwargs):
+    """`method path` sent through an nginx whose every process fails: the
+    answer, and how many processes were sent it."""
+    nginx, upstreams, endpoint = failing_cluster(workdir, name)
     try:
-        get = endpoint.request("GET", "/api/menu")
-        gets = sum(u.requests.count("GET") for u in upstreams)
+        reply = endpoint.request(method, path, **kwargs)
+        return reply, sum(u.requests.count(method) for u in upstreams)
     finally:
         nginx.stop()
         for u in upstreams:
             u.close()
+
+
+def test_08_nginx_passes_a_get_on_but_never_a_post(workdir, record):
+    # Each on an nginx of its own: a failed process is skipped for a while
+    # (fail_timeout), which would hide it from the second request.
+    get, gets = through_failing_cluster(workdir, "retry-get", "GET", "/api/menu")
     record("GET, every process failing: tried on", f"{gets}, then {get.status}", "2, then 502",
            gets == 2 and get.status == 502)
     assert get.status == 502 and gets == 2, f"a failed GET was tried on {gets} processes, answered {get.status}"
 
-    nginx, upstreams, endpoint = failing_cluster(workdir, "retry-post")
-    try:
-        post = endpoint.request("POST", "/_napkin/action", body="a=b",
-                                headers={"Content-Type": "application/x-www-form-urlencoded"})
-        posts = sum(u.requests.count("POST") for u in upstreams)
-    finally:
-        nginx.stop()
-        for u in upstreams:
-            u.close()
+    post, posts = through_failing_cluster(workdir, "retry-post", "POST", "/_napkin/action", body="a=b",
+                                          headers={"Content-Type": "application/x-www-form-urlencoded"})
     record("POST, its process failing: sent to", f"{posts}, then {post.status}", "1, then 502",
            posts == 1 and post.status == 502)
     assert post.status == 502 and posts == 1, f"a POST was sent to {posts} processes (never more than one)"
