@@ -45,12 +45,9 @@ extension ViewableRouting {
     /// Empties the slot `slot` and detaches the napkin that was shown there.
     /// Does nothing when the slot is empty.
     public func detachChild(in slot: String) async {
-        guard let child = child(in: slot) else {
-            webView.clear(slot: slot)
-            return
-        }
+        let shown = child(in: slot)
         webView.clear(slot: slot)
-        await detachChild(child)
+        if let shown { await detachChild(shown) }
     }
 
     /// The attached child whose view is shown in the slot `slot`, if any.
