@@ -28,9 +28,8 @@ public struct TreeSnapshot: Encodable, Sendable {
     @MainActor
     private static func name(of router: any Routing) -> String {
         let routerName = String(describing: type(of: router))
-        if !routerName.contains("<") { return routerName.hasSuffix("Router") ? String(routerName.dropLast("Router".count)) : routerName }
-        let interactorName = String(describing: type(of: router.interactable))
-        return interactorName.hasSuffix("Interactor") ? String(interactorName.dropLast("Interactor".count)) : interactorName
+        if !routerName.contains("<") { return routerName.dropping(suffix: "Router") }
+        return String(describing: type(of: router.interactable)).dropping(suffix: "Interactor")
     }
 }
 
@@ -58,5 +57,12 @@ extension TreeSnapshot {
     private static func capture<P: StatePresenting>(_ presenter: P) -> JSONValue? {
         guard let data = try? JSONEncoder().encode(presenter.state) else { return nil }
         return try? JSONDecoder().decode(JSONValue.self, from: data)
+    }
+}
+
+extension String {
+    /// The string without `suffix` at its end, if it ends with it.
+    fileprivate func dropping(suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }
