@@ -169,7 +169,10 @@ enum RibHouseBenchmarks {
 
 /// The live-users run: N simulated browsers (Floor/liveusers.c) each sign in
 /// through the form and hold `/_napkin/events` on one release Rib House in
-/// its default configuration (server on core 0, clients on core 1).
+/// its default configuration (server on core 0, clients on core 1), and the
+/// same clients against the C floor (Floor/livefloor.c: libmicrohttpd in
+/// napkin's mode, answering the login steps and sending every stream one
+/// pit-sized event per tick), back to back in the same run.
 enum LiveUsersBenchmarks {
     static let watchSeconds = 13
 
@@ -183,13 +186,20 @@ enum LiveUsersBenchmarks {
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
         try HTTPBenchmarks.compile("liveusers.c", to: work + "/liveusers", libraries: ["-pthread"])
+        try HTTPBenchmarks.compile("livefloor.c", to: work + "/livefloor", libraries: ["-lmicrohttpd", "-pthread"])
 
         var table = Table(
-            "Rib House live users (default configuration, server on core 0, clients on core 1, pit ticks every 2 s, watched \(watchSeconds) s)",
-            columns: ["measure"] + counts.map { "N = \($0)" } + ["target"])
+            "Rib House live users vs the C floor (default configuration, server on core 0, clients on core 1, pit ticks every 2 s, watched \(watchSeconds) s)",
+            columns: ["measure"] + counts.flatMap { ["Rib House, N = \($0)", "C floor, N = \($0)"] } + ["target"])
         var columns: [[String]] = []
         for count in counts {
-            columns.append(try await one(count, binary: binary, work: work))
+            let rib = try RibHouseBenchmarks.start(
+                ["/usr/bin/taskset", "-c", "0", binary, "--port", "0", "--public", RibHouseBenchmarks.packageRoot + "/Public"],
+                log: work + "/access-\(count).log",
+                portLine: { $0.hasPrefix("Rib House on ") ? $0.split(separator: ":").last.flatMap { Int($0) } : nil })
+            columns.append(try await one(count, server: rib, work: work))
+            let floor = try RibHouseBenchmarks.start(["/usr/bin/taskset", "-c", "0", work + "/livefloor", "2"], log: nil, portLine: { Int($0) })
+            columns.append(try await one(count, server: floor, work: work, stop: SIGKILL))
         }
         let names = ["signed in and holding a stream", "failed to sign in or open the stream (2 s timeouts)", "logins/s",
                      "server RSS per live user", "ticks seen (full ticks / all)", "patches per stream per tick (events / stream / 2 s)",
@@ -203,30 +213,27 @@ enum LiveUsersBenchmarks {
         fflush(nil)
     }
 
-    static func one(_ count: Int, binary: String, work: String) async throws -> [String] {
-        let rib = try RibHouseBenchmarks.start(
-            ["/usr/bin/taskset", "-c", "0", binary, "--port", "0", "--public", RibHouseBenchmarks.packageRoot + "/Public"],
-            log: work + "/access-\(count).log",
-            portLine: { $0.hasPrefix("Rib House on ") ? $0.split(separator: ":").last.flatMap { Int($0) } : nil })
-        defer { rib.stop() }
-        _ = try RibHouseBenchmarks.wrk(port: rib.port, path: "/favicon.svg", seconds: 1)
+    /// One server under `count` users: it is warmed up, measured, and stopped.
+    static func one(_ count: Int, server: RibHouseBenchmarks.Server, work: String, stop: Int32 = SIGTERM) async throws -> [String] {
+        defer { server.stop(stop) }
+        _ = try RibHouseBenchmarks.wrk(port: server.port, path: "/favicon.svg", seconds: 1)
         try await Task.sleep(for: .seconds(1))
-        let rssBefore = residentKiB(rib.pid)
+        let rssBefore = residentKiB(server.pid)
 
         let client = Process()
         client.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
-        client.arguments = ["-c", "1", work + "/liveusers", String(rib.port), String(count), String(watchSeconds)]
+        client.arguments = ["-c", "1", work + "/liveusers", String(server.port), String(count), String(watchSeconds)]
         let out = Pipe()
         client.standardOutput = out
         try client.run()
-        HTTPBenchmarks.progress("ribhouse-live: signing in \(count) users")
+        HTTPBenchmarks.progress("ribhouse-live: signing in \(count) users on :\(server.port)")
         let ready = (HTTPBenchmarks.readLine(out.fileHandleForReading) ?? "ready 0 0 0 0 0").split(separator: " ").map(String.init)
         let held = Int(ready[1]) ?? 0
-        let rssAfter = residentKiB(rib.pid)
+        let rssAfter = residentKiB(server.pid)
         HTTPBenchmarks.progress("ribhouse-live: \(ready.joined(separator: " ")); watching \(watchSeconds) s")
-        let cpuStart = HTTPBenchmarks.childCPUSeconds(rib.pid)
+        let cpuStart = HTTPBenchmarks.childCPUSeconds(server.pid)
         // While the users sit there: a fresh client's API call and new connection.
-        let menu = timedGet(port: rib.port, path: "/api/menu", source: "127.0.250.1")
+        let menu = timedGet(port: server.port, path: "/api/menu", source: "127.0.250.1")
         var ticks: [[Double]] = []
         var allEvents = 0.0
         while let line = HTTPBenchmarks.readLine(out.fileHandleForReading) {
@@ -237,7 +244,7 @@ enum LiveUsersBenchmarks {
                 break
             }
         }
-        let cpu = HTTPBenchmarks.childCPUSeconds(rib.pid) - cpuStart
+        let cpu = HTTPBenchmarks.childCPUSeconds(server.pid) - cpuStart
         client.waitUntilExit()
 
         // Full ticks only: the first burst can be the streams' opening patches.
@@ -256,7 +263,7 @@ enum LiveUsersBenchmarks {
             measured.isEmpty ? "0" : fmt(median(measured.map { $0[0] }), 0),
             measured.isEmpty ? "-" : fmt(median(measured.map { $0[2] })) + " ms",
             ticks.isEmpty ? "-" : fmt(cpu / Double(ticks.count) * 1000) + " ms",
-            menu, newConnection(port: rib.port),
+            menu, newConnection(port: server.port),
         ]
     }
 
