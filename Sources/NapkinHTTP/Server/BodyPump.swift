@@ -119,7 +119,9 @@ final class BodyPump: Sendable {
             s.suspended = false
             return true
         }
-        if resume { MHD_resume_connection(OpaquePointer(bitPattern: connection)) }
+        guard resume else { return }
+        let connection = connection
+        StreamWakeups.deliver { MHD_resume_connection(OpaquePointer(bitPattern: connection)) }
     }
 
     /// Ends the body at shutdown: the client gets what is buffered, then the final chunk.

@@ -1,3 +1,5 @@
+import NapkinHTTP
+
 /// Flushes every tab with changes in one main-actor job, so a change that
 /// reaches thousands of tabs costs one hop, not one per tab.
 @MainActor
@@ -13,6 +15,9 @@ enum PatchFlusher {
     private static func flushAll() {
         let tabs = pending
         pending.removeAll()
-        for tab in tabs { tab.flush() }
+        // The tabs' streams are woken together once every patch is made.
+        StreamWakeups.coalescing {
+            for tab in tabs { tab.flush() }
+        }
     }
 }
