@@ -30,6 +30,17 @@ final class AppComponent: Component<any EmptyDependency>, SessionDependency {
         shared { PitService(interval: pitInterval, bus: bus, leases: leases) }
     }
 
+    /// The header's pit line: the same on every signed-in page, so it is
+    /// rendered once per change for all of them, not once per tab. It
+    /// follows the pit from ``RibHouseApp/followPit()``.
+    var pitLine: SharedFragment<PitState> {
+        shared {
+            SharedFragment("pit", initial: PitSimulator.opening()) { pit in
+                "<p class=\"pit-header\" role=\"status\">\(pit.headline)</p>"
+            }
+        }
+    }
+
     /// Announcements of every process: one sent anywhere shows everywhere.
     var sharedAnnouncements: SharedEvents<Announcement> {
         shared { SharedEvents(channel: "announcements", bus: bus) }

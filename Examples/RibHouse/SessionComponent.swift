@@ -4,6 +4,7 @@ import napkin
 /// What the session scope needs from the app: the app-wide services.
 protocol SessionDependency: Dependency {
     var pitService: PitService { get }
+    var pitLine: SharedFragment<PitState> { get }
     var specialsService: SpecialsService { get }
     var announcements: EventBroadcaster<Announcement> { get }
 }
@@ -23,6 +24,7 @@ final class SessionComponent: Component<any SessionDependency>, LaunchNapkinDepe
 
     var authService: any AuthService { shared { BarbecueAuthService(values: values) } }
     var pitService: PitService { dependency.pitService }
+    var pitLine: SharedFragment<PitState> { dependency.pitLine }
     var specialsService: SpecialsService { dependency.specialsService }
     var announcements: EventBroadcaster<Announcement> { dependency.announcements }
 }

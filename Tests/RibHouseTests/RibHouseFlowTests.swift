@@ -21,7 +21,7 @@ struct RibHouseFlowTests {
         let welcome = try await guest.get("/")
         #expect(welcome.status == 200)
         #expect(welcome.text.contains("class=\"rh-out\""))
-        #expect(await harness.pitService.subscriberCount == 0)
+        #expect(await harness.pitService.subscriberCount == 1, "the header's pit line follows the pit for every tab")
 
         let menu = try await guest.submit(welcome, button: loginButton, fields: ["name": "  Ada  "])
         #expect(menu.status == 200)
@@ -29,13 +29,13 @@ struct RibHouseFlowTests {
         #expect(menu.text.contains(barbecueFoodsHTML))
         #expect(menu.text.contains("class=\"pit-header\""))
         #expect(!menu.text.contains("class=\"pitboard\""))
-        #expect(await harness.pitService.subscriberCount == 1, "the header follows the pit")
+        #expect(await harness.pitService.subscriberCount == 1, "a signed-in header adds no subscriber: the line is shared")
 
         let board = try await guest.get("/pit")
         #expect(board.text.contains("class=\"pitboard\""))
         #expect(board.text.contains("round 0"))
         #expect(try await guest.tree(at: "/pit").napkinNames.contains("PitBoardNapkin"))
-        #expect(await harness.pitService.subscriberCount == 2, "the board follows the pit too")
+        #expect(await harness.pitService.subscriberCount == 2, "the board follows the pit itself")
 
         let stream = try await guest.events()
         #expect(stream.status == 200)
@@ -47,14 +47,14 @@ struct RibHouseFlowTests {
         let back = try await guest.tree(at: "/")
         #expect(back.napkin(named: "PitBoardNapkin") == nil)
         #expect(back.napkin(named: "LoggedInNapkin") != nil)
-        #expect(await harness.pitService.subscriberCount == 1, "the detached board's task still follows the pit")
+        #expect(await harness.pitService.subscriberCount == 1, "the detached board's task ended")
 
         let page = try await guest.get("/")
         let out = try await guest.submit(page, button: "Logout")
         #expect(out.text.contains("class=\"rh-out\""))
         #expect(!out.text.contains("Ada"))
         #expect(try await guest.tree().napkinNames == ["LaunchNapkin", "AnnouncementsNapkin", "LoggedOutNapkin"])
-        #expect(await harness.pitService.subscriberCount == 0, "the header's task ended with LoggedIn")
+        #expect(await harness.pitService.subscriberCount == 1, "only the shared line follows the pit")
         stream.close()
         await harness.stop()
     }
@@ -103,7 +103,7 @@ struct RibHouseFlowTests {
         let tree = try await guest.tree()
         #expect(tree.napkinNames == ["LaunchNapkin", "AnnouncementsNapkin", "LoggedOutNapkin"])
         #expect(await guest.sessionID == session)
-        #expect(await harness.pitService.subscriberCount == 0)
+        #expect(await harness.pitService.subscriberCount == 1, "only the shared pit line")
         await harness.stop()
     }
 

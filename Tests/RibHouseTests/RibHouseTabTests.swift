@@ -204,8 +204,9 @@ struct RibHouseTabReleaseTests {
         let kept = session.tabs.count
         let onPit = session.tabs.filter { $0.currentPath.description == "/pit" }.count
         #expect(kept == 16)
-        // Every signed-in tab's header follows the pit and the specials; boards follow the pit too.
-        #expect(await harness.pitService.subscriberCount == kept + onPit)
+        // Boards follow the pit, one each; every header shows the one shared
+        // pit line. Every signed-in tab follows the specials.
+        #expect(await harness.pitService.subscriberCount == 1 + onPit)
         #expect(await harness.ribHouse.specialsService.followerCount == kept)
         await harness.stop()
     }

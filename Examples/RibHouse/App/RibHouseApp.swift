@@ -59,10 +59,18 @@ struct RibHouseApp {
     }
 
     /// Starts what runs app-wide: announcements from the other processes,
-    /// and the pit (its ticking loop runs in one process of them all).
+    /// the header's pit line, and the pit (its ticking loop runs in one
+    /// process of them all).
     func start() async {
         await component.sharedAnnouncements.start()
+        await followPit()
         await pitService.start()
+    }
+
+    /// Has the header's pit line follow the pit: one subscription for
+    /// every signed-in tab of the process.
+    func followPit() async {
+        component.pitLine.follow(await pitService.stateStream())
     }
 
     /// Stops the pit and tears every session down.

@@ -6,6 +6,7 @@ import napkin
 protocol LaunchNapkinDependency: Dependency {
     var authService: any AuthService { get }
     var pitService: PitService { get }
+    var pitLine: SharedFragment<PitState> { get }
     var specialsService: SpecialsService { get }
     var announcements: EventBroadcaster<Announcement> { get }
 }
@@ -15,6 +16,7 @@ final class LaunchNapkinComponent: Component<any LaunchNapkinDependency>,
     LoggedOutNapkinDependency, LoggedInNapkinDependency, AnnouncementsNapkinDependency
 {
     var pitService: PitService { dependency.pitService }
+    var pitLine: SharedFragment<PitState> { dependency.pitLine }
     var specialsService: SpecialsService { dependency.specialsService }
     var announcements: EventBroadcaster<Announcement> { dependency.announcements }
 }

@@ -1,8 +1,9 @@
 import NapkinWeb
 import napkin
 
-/// What LoggedIn needs: the pit for its header, and what its children need.
+/// What LoggedIn needs: the pit line for its header, and what its children need.
 protocol LoggedInNapkinDependency: Dependency {
+    var pitLine: SharedFragment<PitState> { get }
     var pitService: PitService { get }
     var specialsService: SpecialsService { get }
 }
@@ -19,10 +20,10 @@ final class LoggedInNapkinBuilder: Builder<any LoggedInNapkinDependency> {
     func build(listener: any LoggedInNapkinListener, user: User) -> LoggedInNapkinRouter {
         let component = LoggedInNapkinComponent(dependency: dependency)
         let presenter = LoggedInNapkinPresenter(user: user)
-        let interactor = LoggedInNapkinInteractor(presenter: presenter, listener: listener, pitService: component.pitService)
+        let interactor = LoggedInNapkinInteractor(presenter: presenter, listener: listener)
         return LoggedInNapkinRouter(
             interactor: interactor,
-            viewController: LoggedInNapkinViewController(presenter: presenter, listener: interactor),
+            viewController: LoggedInNapkinViewController(presenter: presenter, pitLine: dependency.pitLine, listener: interactor),
             specialsBuilder: SpecialsNapkinBuilder(dependency: component),
             pitBoardBuilder: PitBoardNapkinBuilder(dependency: component))
     }

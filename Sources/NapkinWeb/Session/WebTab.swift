@@ -123,6 +123,18 @@ public final class WebTab: LaunchHost {
         }
     }
 
+    /// Sends a shared fragment's patch, encoded once for every tab (`body`
+    /// is the event without its id line). A tab in a live navigation skips
+    /// it: the page it answers is rendered after, with the new HTML.
+    func sendShared(id: String, body: [UInt8]) {
+        guard !holdingPatches else { return }
+        sequence += 1
+        guard !streams.isEmpty else { return }
+        var event = Array("id: \(sequence)\n".utf8)
+        event += body
+        for stream in streams.values { stream.offer(event, key: id) }
+    }
+
     /// Takes the pending changes as shown without patching the streams: the
     /// response being rendered holds the whole page, newer than them.
     func absorbChanges() {

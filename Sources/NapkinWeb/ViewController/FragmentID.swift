@@ -19,6 +19,10 @@ enum FragmentID {
         named("\(parent)~\(name)")
     }
 
+    static func shared(in parent: String, name: String) -> String {
+        named("\(parent)#\(name)").id
+    }
+
     /// The id of the message a form shows when its action failed: one per
     /// fragment, action and form key, whatever characters those hold.
     static func problem(in fragmentID: String, action: String, key: String?) -> String {

@@ -81,6 +81,8 @@ open class WebViewController: ViewControllable {
     /// Regions the body asked for while rendering, and whether one was new.
     private var regionsUsed: Set<String> = []
     private var regionCreated = false
+    /// The shared fragments the last render of the body showed.
+    private var sharedShown: Set<ObjectIdentifier> = []
 
     /// Creates a view controller; it gets its fragment id when shown.
     public init() {}
@@ -159,6 +161,32 @@ open class WebViewController: ViewControllable {
         if let tab { region.mount(in: tab) }
         regionCreated = true
         return region.render()
+    }
+
+    // MARK: - Shared fragments
+
+    /// Shows `fragment`, whose HTML is the same on every tab: when its value
+    /// changes, it is rendered once and the patch goes to every tab showing
+    /// it, without this fragment re-rendering (see ``SharedFragment``).
+    /// Call it from ``body()``, not from inside a region.
+    public final func shared<Value>(_ fragment: SharedFragment<Value>) -> HTML {
+        sharedShown.insert(ObjectIdentifier(fragment))
+        return fragment.shown(by: self, id: FragmentID.shared(in: placePath, name: fragment.name))
+    }
+
+    /// Whether the last render of the body showed `fragment`, on a page.
+    func shows(_ fragment: AnyObject) -> Bool {
+        tab != nil && sharedShown.contains(ObjectIdentifier(fragment))
+    }
+
+    /// A shared fragment inside changed: the HTML kept here and above holds
+    /// its old copy. Nothing is patched; the shared fragment sends its own.
+    func forgetRendersUpward() {
+        var node: WebViewController? = self
+        while let current = node {
+            current.cachedHTML = nil
+            node = current.parent
+        }
     }
 
     // MARK: - Actions
@@ -274,6 +302,7 @@ open class WebViewController: ViewControllable {
         for region in regions.values { _ = region.render() }
         regionsUsed.removeAll(keepingCapacity: true)
         regionCreated = false
+        sharedShown.removeAll(keepingCapacity: true)
         var inner: HTML
         if observing {
             inner = body()
@@ -371,6 +400,7 @@ open class WebViewController: ViewControllable {
         regions.removeAll()
         // Off the page, a refused post is over.
         problems.removeAll()
+        sharedShown.removeAll()
         tab?.unregister(self)
         tab = nil
         parent = nil

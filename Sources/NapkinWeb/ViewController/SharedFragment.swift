@@ -1,0 +1,126 @@
+import NapkinHTTP
+import NapkinSupport
+import napkin
+
+/// HTML that every tab shows alike, rendered once per change and sent to
+/// every tab that shows it as one patch.
+///
+/// A presenter renders per tab: one change to app-wide state (a live
+/// figure in every page's header) wakes one interactor, one presenter and
+/// one observation per open tab, and renders the same HTML ten thousand
+/// times. When what is shown depends on nothing but that state, make it a
+/// shared fragment: it follows the state once for the whole process,
+/// renders each new value once, and hands the encoded patch to every tab
+/// showing it.
+///
+/// ```swift
+/// // Once, in the app's component:
+/// let pitLine = SharedFragment("pit", initial: PitState.opening) { pit in
+///     "<p class=\"pit-header\">\(pit.headline)</p>"
+/// }
+/// pitLine.follow(await pitService.stateStream())
+///
+/// // In any view's body:
+/// override func body() -> HTML {
+///     "<header>\(shared(pitLine))</header>"
+/// }
+/// ```
+///
+/// `render` sees the value only: nothing of the session or the tab. A
+/// value whose HTML is the same as the last one's sends nothing. Use it for
+/// display-only state; what depends on who is looking belongs in a
+/// presenter. Show it from ``WebViewController/body()`` itself (not inside a
+/// region), at most once per fragment.
+@MainActor
+public final class SharedFragment<Value: Sendable> {
+    /// The name, part of each shown copy's id and its `data-napkin`.
+    public let name: String
+    /// The value shown now.
+    public private(set) var value: Value
+    /// The HTML shown now.
+    public private(set) var html: HTML
+    private let render: @MainActor (Value) -> HTML
+    private var viewers: [ObjectIdentifier: Viewer] = [:]
+    private let following = Locked<Task<Void, Never>?>(nil)
+
+    /// One fragment that shows this shared fragment, and the id it shows it under.
+    private struct Viewer {
+        weak var view: WebViewController?
+        var id: String
+    }
+
+    /// A shared fragment named `name` showing `initial`, rendered by `render`.
+    public init(_ name: String, initial: Value, render: @escaping @MainActor (Value) -> HTML) {
+        self.name = name
+        self.render = render
+        value = initial
+        html = render(initial)
+    }
+
+    deinit {
+        following.withLock { $0?.cancel() }
+    }
+
+    /// The number of fragments showing it now (tabs that left are counted
+    /// until the next change notices).
+    public var viewerCount: Int { viewers.count }
+
+    /// Shows `newValue` on every tab showing this fragment: renders it once
+    /// and, when its HTML changed, sends every such tab the patch.
+    public func update(_ newValue: Value) {
+        value = newValue
+        let next = render(newValue)
+        guard next != html else { return }
+        html = next
+        var bodies: [String: [UInt8]] = [:]
+        var gone: [ObjectIdentifier] = []
+        // Every patch is offered before any stream is woken.
+        StreamWakeups.coalescing {
+            for (key, viewer) in viewers {
+                guard let view = viewer.view, let tab = view.tab, view.shows(self) else {
+                    gone.append(key)
+                    continue
+                }
+                view.forgetRendersUpward()
+                let body = bodies[viewer.id] ?? Patch(id: viewer.id, html: wrapped(id: viewer.id).rendered, sequence: 0).body
+                bodies[viewer.id] = body
+                tab.sendShared(id: viewer.id, body: body)
+            }
+        }
+        for key in gone { viewers[key] = nil }
+    }
+
+    /// Shows every value of `subscription` (a broadcaster's) until this
+    /// fragment goes or ``stopFollowing()``: one subscription for the whole
+    /// process, however many tabs show it.
+    public func follow(_ subscription: Subscription<Value>) {
+        let task = Task { [weak self] in
+            for await value in subscription {
+                guard let self else { return }
+                self.update(value)
+            }
+        }
+        following.withLock { old in
+            old?.cancel()
+            old = task
+        }
+    }
+
+    /// Stops following what ``follow(_:)`` started.
+    public func stopFollowing() {
+        following.withLock { task in
+            task?.cancel()
+            task = nil
+        }
+    }
+
+    /// The HTML `view` shows under `id`, and notes that it does.
+    func shown(by view: WebViewController, id: String) -> HTML {
+        viewers[ObjectIdentifier(view)] = Viewer(view: view, id: id)
+        return wrapped(id: id)
+    }
+
+    private func wrapped(id: String) -> HTML {
+        "<div class=\"napkin\" id=\"\(id)\" data-napkin=\"\(name)\">\(html)</div>"
+    }
+}

@@ -1,0 +1,149 @@
+import NapkinHTTP
+import NapkinTesting
+import Testing
+import napkin
+@testable import NapkinWeb
+
+/// A shared fragment is rendered once per change and sent, as the same
+/// bytes, to every tab that shows it.
+@Suite("Shared fragments", .timeLimit(.minutes(1)))
+@MainActor
+struct SharedFragmentTests {
+    /// An app whose root shows `line` at `/` and nothing of it at `/plain`.
+    @MainActor final class Harness {
+        let line = SharedFragment("line", initial: 0) { value in "<p class=\"line\">Line \(value)</p>" }
+        let renders: Counter
+        let app: NapkinApp
+        let router: HTTPRouter
+
+        init() {
+            let renders = Counter()
+            self.renders = renders
+            let line = line
+            app = NapkinApp(component: EmptyComponent()) { _ in
+                RootRouter(interactor: Root(), viewController: RootView(line: line, renders: renders))
+            }
+            var router = HTTPRouter()
+            app.mount(on: &router)
+            self.router = router
+        }
+
+        func client() -> TestClient { TestClient(inProcess: router) }
+    }
+
+    @MainActor final class Counter { var count = 0 }
+
+    final actor Root: Interactable {
+        nonisolated let lifecycle = InteractorLifecycle()
+    }
+
+    /// Claims `/` and `/plain`; the view shows the line at `/` only.
+    final class RootRouter: LaunchRouter<Root, RootView>, WebRouting {
+        func navigate(to path: WebPath) async -> Bool {
+            viewController.plain = path.segments == ["plain"]
+            return path.isRoot || viewController.plain
+        }
+    }
+
+    @Observable final class RootView: WebViewController {
+        @ObservationIgnored let line: SharedFragment<Int>
+        @ObservationIgnored let renders: Counter
+        var plain = false
+
+        init(line: SharedFragment<Int>, renders: Counter) {
+            self.line = line
+            self.renders = renders
+        }
+
+        override var napkinName: String { "Root" }
+
+        override func body() -> HTML {
+            renders.count += 1
+            return plain ? "<p>plain</p>" : "<main>\(shared(line))</main>"
+        }
+    }
+
+    @Test("one change reaches every tab of every session as the same patch, and re-renders no fragment")
+    func oneChangeEveryTab() async throws {
+        let harness = Harness()
+        let ada = harness.client(), bob = harness.client()
+        let adaPage = try await ada.get("/"), bobPage = try await bob.get("/")
+        #expect(adaPage.text.contains("<p class=\"line\">Line 0</p>"))
+        let adaStream = try await ada.events(), bobStream = try await bob.events()
+        let whole = try await adaStream.nextPatch()
+        _ = try await bobStream.nextPatch()
+        let rendersBefore = harness.renders.count
+
+        harness.line.update(1)
+        let adaPatch = try await adaStream.nextPatch()
+        let bobPatch = try await bobStream.nextPatch()
+        #expect(adaPatch.html == "<div class=\"napkin\" id=\"\(adaPatch.id)\" data-napkin=\"line\"><p class=\"line\">Line 1</p></div>")
+        #expect(adaPatch.id != whole.id, "the line alone, not the page")
+        #expect(bobPatch.id == adaPatch.id && bobPatch.html == adaPatch.html, "the same place on every tab")
+        #expect(harness.renders.count == rendersBefore, "no fragment's body ran")
+        #expect(harness.line.viewerCount == 2)
+
+        // A page load after the change shows it: the cached page was dropped.
+        let again = try await ada.get("/")
+        #expect(again.text.contains("Line 1"))
+        _ = adaPage; _ = bobPage
+        adaStream.close(); bobStream.close()
+        await harness.app.shutdown()
+    }
+
+    @Test("a value with the same HTML sends nothing")
+    func sameHTMLSendsNothing() async throws {
+        let harness = Harness()
+        let client = harness.client()
+        _ = try await client.get("/")
+        let stream = try await client.events()
+        _ = try await stream.nextPatch()
+        harness.line.update(0)
+        harness.line.update(2)
+        let next = try await stream.nextPatch()
+        #expect(next.html.contains("Line 2"), "the unchanged value sent nothing before it")
+        stream.close()
+        await harness.app.shutdown()
+    }
+
+    @Test("a tab that stops showing it gets no patch and is forgotten; one without a stream catches up on reconnect")
+    func leaversAndLateComers() async throws {
+        let harness = Harness()
+        let leaver = harness.client(), late = harness.client()
+        _ = try await leaver.get("/")
+        let stream = try await leaver.events()
+        _ = try await stream.nextPatch()
+        _ = try await leaver.navigate(to: "/plain")
+        let latePage = try await late.get("/")
+        let lastSeen = try #require(latePage.headers["X-Napkin-Event-ID"].flatMap { UInt64($0) })
+
+        harness.line.update(3)
+        #expect(harness.line.viewerCount == 1, "the tab now at /plain was dropped")
+        harness.line.update(4)
+        // The late tab had no stream: it is sent the whole page, as of now.
+        let lateStream = try await late.events(lastEventID: lastSeen)
+        let page = try await lateStream.nextPatch()
+        #expect(page.html.contains("Line 4"))
+        stream.close(); lateStream.close()
+        await harness.app.shutdown()
+    }
+
+    @Test("following a subscription shows each value; stopping lets go of it")
+    func follows() async throws {
+        let values = StateBroadcaster(5)
+        let harness = Harness()
+        let client = harness.client()
+        _ = try await client.get("/")
+        let stream = try await client.events()
+        _ = try await stream.nextPatch()
+        harness.line.follow(await values.subscribe())
+        #expect(try await stream.nextPatch().html.contains("Line 5"))
+        await values.send(6)
+        #expect(try await stream.nextPatch().html.contains("Line 6"))
+        #expect(await values.subscriberCount == 1)
+        harness.line.stopFollowing()
+        while await values.subscriberCount > 0 { await Task.yield() }
+        stream.close()
+        await harness.app.shutdown()
+    }
+}
