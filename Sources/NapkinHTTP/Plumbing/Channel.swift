@@ -26,6 +26,10 @@ import NapkinSupport
 ///
 /// The consumer reads with ``next()`` (async) or, from a C callback that
 /// cannot await, with ``poll(waker:)``.
+///
+/// The methods a live stream calls per event are pre-specialized for byte
+/// arrays, the element of every stream napkin serves: called from another
+/// module, the generic entry hands over to the specialized code.
 public final class Channel<Element: Sendable>: Sendable {
     /// What happens when a value arrives and the buffer is full.
     public enum Policy: Sendable {
@@ -184,6 +188,7 @@ public final class Channel<Element: Sendable>: Sendable {
     /// Returns whether the value was taken: `false` once finishing or
     /// terminated, or when full under `backpressure`.
     @discardableResult
+    @specialized(where Element == [UInt8])
     public func offer(_ value: Element, key: String? = nil) -> Bool {
         var wake = Wake()
         let accepted = state.withLock { state -> Bool in
@@ -201,6 +206,7 @@ public final class Channel<Element: Sendable>: Sendable {
     /// Offers `value` only when the consumer is waiting on an empty buffer
     /// (a heartbeat: worth sending only when there is nothing else to send).
     @discardableResult
+    @specialized(where Element == [UInt8])
     public func offerIfIdle(_ value: Element) -> Bool {
         var wake = Wake()
         let accepted = state.withLock { state -> Bool in
@@ -243,6 +249,7 @@ public final class Channel<Element: Sendable>: Sendable {
     /// The producer's end: no more values. The consumer reads what is
     /// buffered, then `nil` — or `error`, when given. Idempotent; ignored
     /// after ``cancel()``.
+    @specialized(where Element == [UInt8])
     public func finish(throwing error: (any Error)? = nil) {
         var wake = Wake()
         state.withLock { state in
@@ -267,6 +274,7 @@ public final class Channel<Element: Sendable>: Sendable {
 
     /// The consumer's end: drops everything buffered and terminates.
     /// Idempotent.
+    @specialized(where Element == [UInt8])
     public func cancel() {
         var wake = Wake()
         state.withLock { state in
@@ -329,6 +337,7 @@ public final class Channel<Element: Sendable>: Sendable {
     /// called (once, from any thread) when a value arrives or the channel
     /// ends — then poll again. For consumers that cannot await (libmicrohttpd's
     /// content reader).
+    @specialized(where Element == [UInt8])
     public func poll(waker: @escaping @Sendable () -> Void) -> Poll {
         var wake = Wake()
         let result = state.withLock { state -> Poll in

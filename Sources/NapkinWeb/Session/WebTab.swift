@@ -211,6 +211,11 @@ public final class WebTab: LaunchHost {
             let page = Patch(id: root.fragmentID, html: root.render().rendered, sequence: sequence)
             stream.offer(page.event, key: page.id)
         }
+        // The page is in the browser now; what changes next is rendered
+        // again when it changes. Keeping every fragment's HTML (the page
+        // holds its children's, and they their own) would cost each live tab
+        // its page several times over.
+        root?.forgetRenders()
     }
 
     /// Removes the stream numbered `number`; whether it was here.

@@ -32,7 +32,7 @@ import napkin
 /// presenter. Show it from ``WebViewController/body()`` itself (not inside a
 /// region), at most once per fragment.
 @MainActor
-public final class SharedFragment<Value: Sendable> {
+public final class SharedFragment<Value: Sendable>: SharedFragmentViewers {
     /// The name, part of each shown copy's id and its `data-napkin`.
     public let name: String
     /// The value shown now.
@@ -61,8 +61,7 @@ public final class SharedFragment<Value: Sendable> {
         following.withLock { $0?.cancel() }
     }
 
-    /// The number of fragments showing it now (tabs that left are counted
-    /// until the next change notices).
+    /// The number of fragments showing it now.
     public var viewerCount: Int { viewers.count }
 
     /// Shows `newValue` on every tab showing this fragment: renders it once
@@ -120,7 +119,19 @@ public final class SharedFragment<Value: Sendable> {
         return wrapped(id: id)
     }
 
+    func forget(_ view: WebViewController) {
+        viewers[ObjectIdentifier(view)] = nil
+    }
+
     private func wrapped(id: String) -> HTML {
         "<div class=\"napkin\" id=\"\(id)\" data-napkin=\"\(name)\">\(html)</div>"
     }
+}
+
+/// What a view tells the shared fragments it shows when it stops showing
+/// them (it left the page, or its body no longer asks for one), so a
+/// fragment's list of viewers never outgrows the tabs that are open.
+@MainActor
+protocol SharedFragmentViewers: AnyObject {
+    func forget(_ view: WebViewController)
 }

@@ -82,7 +82,7 @@ open class WebViewController: ViewControllable {
     private var regionsUsed: Set<String> = []
     private var regionCreated = false
     /// The shared fragments the last render of the body showed.
-    private var sharedShown: Set<ObjectIdentifier> = []
+    private var sharedShown: [ObjectIdentifier: any SharedFragmentViewers] = [:]
 
     /// Creates a view controller; it gets its fragment id when shown.
     public init() {}
@@ -170,13 +170,13 @@ open class WebViewController: ViewControllable {
     /// it, without this fragment re-rendering (see ``SharedFragment``).
     /// Call it from ``body()``, not from inside a region.
     public final func shared<Value>(_ fragment: SharedFragment<Value>) -> HTML {
-        sharedShown.insert(ObjectIdentifier(fragment))
+        sharedShown[ObjectIdentifier(fragment)] = fragment
         return fragment.shown(by: self, id: FragmentID.shared(in: placePath, name: fragment.name))
     }
 
     /// Whether the last render of the body showed `fragment`, on a page.
     func shows(_ fragment: AnyObject) -> Bool {
-        tab != nil && sharedShown.contains(ObjectIdentifier(fragment))
+        tab != nil && sharedShown[ObjectIdentifier(fragment)] != nil
     }
 
     /// A shared fragment inside changed: the HTML kept here and above holds
@@ -302,7 +302,8 @@ open class WebViewController: ViewControllable {
         for region in regions.values { _ = region.render() }
         regionsUsed.removeAll(keepingCapacity: true)
         regionCreated = false
-        sharedShown.removeAll(keepingCapacity: true)
+        let sharedBefore = sharedShown
+        sharedShown.removeAll()
         var inner: HTML
         if observing {
             inner = body()
@@ -317,6 +318,7 @@ open class WebViewController: ViewControllable {
             }
         }
         dropUnusedRegions()
+        for (key, fragment) in sharedBefore where sharedShown[key] == nil { fragment.forget(self) }
         let html: HTML = "<div class=\"napkin\" id=\"\(fragmentID)\" data-napkin=\"\(napkinName)\">\(inner)</div>"
         cachedHTML = html
         return html
@@ -400,6 +402,7 @@ open class WebViewController: ViewControllable {
         regions.removeAll()
         // Off the page, a refused post is over.
         problems.removeAll()
+        for fragment in sharedShown.values { fragment.forget(self) }
         sharedShown.removeAll()
         tab?.unregister(self)
         tab = nil

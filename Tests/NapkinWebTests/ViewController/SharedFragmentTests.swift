@@ -106,7 +106,7 @@ struct SharedFragmentTests {
         await harness.app.shutdown()
     }
 
-    @Test("a tab that stops showing it gets no patch and is forgotten; one without a stream catches up on reconnect")
+    @Test("a view that stops showing it, or leaves the page, is forgotten at once; a tab without a stream catches up on reconnect")
     func leaversAndLateComers() async throws {
         let harness = Harness()
         let leaver = harness.client(), late = harness.client()
@@ -117,8 +117,12 @@ struct SharedFragmentTests {
         let latePage = try await late.get("/")
         let lastSeen = try #require(latePage.headers["X-Napkin-Event-ID"].flatMap { UInt64($0) })
 
+        #expect(harness.line.viewerCount == 1, "the tab now at /plain let go of it")
+        // A tree built to answer JSON shows it, and lets go when torn down.
+        _ = try await late.get("/", headers: ["Accept": "application/json"])
+        #expect(harness.line.viewerCount == 1)
+
         harness.line.update(3)
-        #expect(harness.line.viewerCount == 1, "the tab now at /plain was dropped")
         harness.line.update(4)
         // The late tab had no stream: it is sent the whole page, as of now.
         let lateStream = try await late.events(lastEventID: lastSeen)
