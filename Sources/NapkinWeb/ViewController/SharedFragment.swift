@@ -15,7 +15,7 @@ import napkin
 ///
 /// ```swift
 /// // Once, in the app's component:
-/// let pitLine = SharedFragment("pit", initial: PitState.opening) { pit in
+/// let pitLine = SharedFragment("pit", initial: PitSimulator.opening()) { pit in
 ///     "<p class=\"pit-header\">\(pit.headline)</p>"
 /// }
 /// pitLine.follow(await pitService.stateStream())
