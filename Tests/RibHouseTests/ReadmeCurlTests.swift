@@ -69,44 +69,41 @@ struct ReadmeCurlTests {
         _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-e", "-o", "pipefail", scriptFile.path]
-        process.currentDirectoryURL = directory
-        process.standardInput = FileHandle.nullDevice
-        let out = try FileHandle(forWritingTo: outFile)
-        let err = try FileHandle(forWritingTo: errFile)
-        process.standardOutput = out
-        process.standardError = err
-        let running = RunningProcess(process)
-        let watchdog = Task {
+        // posix_spawn, not Foundation's `Process`: on this toolchain
+        // `Process.run()` now and then reads past a buffer while it lists
+        // /proc/self/fd, and the test process crashes (fixed in
+        // swift-corelibs-foundation after 6.3.1).
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outFile.path, O_WRONLY | O_TRUNC, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errFile.path, O_WRONLY | O_TRUNC, 0)
+        let arguments = ["/bin/bash", "-c", "cd \"$1\" && exec /bin/bash -e -o pipefail \"$2\"", "bash", directory.path, scriptFile.path]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var spawnedPID: pid_t = 0
+        let spawned = posix_spawn(&spawnedPID, "/bin/bash", &actions, nil, &argv, environ)
+        let pid = spawnedPID
+        guard spawned == 0 else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "cannot start bash (error \(spawned))"]) }
+        let watchdog = Task { [pid] in
             try await Task.sleep(for: limit)
-            running.stop()
+            kill(pid, SIGKILL)
         }
         defer { watchdog.cancel() }
-        // Never block a cooperative thread: the server under test needs them.
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
+        // Waited for on a thread of its own: never block a cooperative
+        // thread, the server under test needs them.
+        let status: Int32 = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var raw: Int32 = 0
+                while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+                // Exited: its code; killed by a signal: 128 + the signal, as a shell says.
+                continuation.resume(returning: raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f))
             }
         }
-        try out.close()
-        try err.close()
         return Outcome(
             status: status,
             output: try String(contentsOf: outFile, encoding: .utf8),
             errors: try String(contentsOf: errFile, encoding: .utf8))
-    }
-}
-
-/// A process the watchdog may stop from another task.
-private final class RunningProcess: @unchecked Sendable {
-    // Safe to share: `Process` is thread-safe for `isRunning` and `terminate()`.
-    private let process: Process
-    init(_ process: Process) { self.process = process }
-    func stop() {
-        if process.isRunning { process.terminate() }
     }
 }
