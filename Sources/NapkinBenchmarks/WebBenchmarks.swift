@@ -1,6 +1,6 @@
 import Foundation
 import NapkinHTTP
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import NapkinTesting
 import NapkinWeb
 import napkin

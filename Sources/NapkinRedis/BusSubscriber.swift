@@ -1,5 +1,5 @@
 import Foundation
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import NapkinWeb
 import napkin
 

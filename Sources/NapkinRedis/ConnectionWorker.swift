@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import napkin
 
 /// One connection of a ``RedisClient`` and the thread that owns it. Commands

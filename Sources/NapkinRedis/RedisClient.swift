@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import napkin
 
 /// A small pool of connections to one Redis server.

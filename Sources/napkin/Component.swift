@@ -1,4 +1,4 @@
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 
 /// A dependency-injection scope: the `Component` of a napkin provides what
 /// the napkin and its children need.

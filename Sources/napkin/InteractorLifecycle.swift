@@ -1,4 +1,4 @@
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 
 /// The state machine behind every interactor: active or not, the tasks bound
 /// to the active scope, and the observers of `isActive`.

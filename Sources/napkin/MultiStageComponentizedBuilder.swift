@@ -1,4 +1,4 @@
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 
 /// A builder whose component lives across several stages of one build: a
 /// parent can read ``componentForCurrentBuildPass`` (to build children, or

@@ -1,5 +1,5 @@
 import NapkinHTTP
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import NapkinTesting
 import NapkinWeb
 import Testing

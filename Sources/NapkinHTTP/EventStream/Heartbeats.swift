@@ -1,4 +1,4 @@
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import Synchronization
 
 /// One shared ticker per heartbeat interval that pokes every open event

@@ -1,4 +1,4 @@
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 
 /// A single-consumer channel with a bounded buffer, a stated policy for when
 /// it is full, and one lifecycle that every exit goes through.

@@ -1,5 +1,5 @@
 import Foundation
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 
 /// Writes lines in batches from a background thread, so a request handler only
 /// appends to a buffer and never waits on a `write` to a file, pipe or terminal.

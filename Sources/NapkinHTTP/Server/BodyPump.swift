@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 
 /// Feeds one streamed response body from its ``Channel`` into libmicrohttpd's
 /// content reader, without holding a thread while the channel is empty.

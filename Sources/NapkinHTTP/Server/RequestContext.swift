@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import Synchronization
 
 /// Everything napkin tracks for one request on one connection, from the request

@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 
 /// libmicrohttpd responses for bodies sent again and again — a cached static
 /// file, JSON encoded once per change — built once and queued on every

@@ -1,3 +1,4 @@
+@_spi(Napkin) import NapkinSupport
 import CMicroHTTPD
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import Synchronization
 
 /// The part of a running server that libmicrohttpd's callbacks reach through

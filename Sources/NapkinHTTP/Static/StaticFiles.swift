@@ -1,5 +1,5 @@
 import Foundation
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import Synchronization
 
 /// Serves files from one directory (an app's `Public/`), safely.

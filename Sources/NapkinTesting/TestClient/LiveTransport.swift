@@ -1,6 +1,6 @@
 import Foundation
 import NapkinHTTP
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import napkin
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import napkin
 
 /// Work that runs in exactly one process at a time — a ticking simulator,

@@ -1,4 +1,4 @@
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import napkin
 
 /// A message bus within one process: the default. Subscribers get what is

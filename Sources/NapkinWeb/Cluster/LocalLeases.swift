@@ -1,4 +1,4 @@
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import napkin
 
 /// Leases within one process: the default, where the one process always

@@ -1,4 +1,4 @@
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import napkin
 
 /// An app-wide ``/napkin/StateBroadcaster`` bound to a channel of a ``MessageBus``:

@@ -1,4 +1,4 @@
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import napkin
 
 /// Session records in this process's memory: the default store. Nothing to

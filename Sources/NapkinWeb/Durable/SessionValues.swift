@@ -1,6 +1,6 @@
 import Foundation
 import NapkinHTTP
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import napkin
 
 /// A session's typed values, kept in its ``SessionRecord``: what a

@@ -1,5 +1,5 @@
 import NapkinHTTP
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import napkin
 
 /// HTML that every tab shows alike, rendered once per change and sent to

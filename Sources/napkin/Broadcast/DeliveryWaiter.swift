@@ -1,4 +1,4 @@
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 
 /// Counts acknowledgements of one awaited delivery and wakes the sender when
 /// all have arrived or the timeout passes, whichever comes first.

@@ -1,4 +1,4 @@
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 
 /// One subscriber's inbox: values waiting for it, the consumer parked in
 /// `next()`, and the senders waiting for it to come back.

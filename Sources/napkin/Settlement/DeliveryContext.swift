@@ -1,4 +1,4 @@
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import Synchronization
 
 /// Which settlement a subscriber is working for while it processes a value

@@ -1,4 +1,4 @@
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import Synchronization
 
 /// Waits for the consequences of an event to be applied.

@@ -1,5 +1,5 @@
 import Foundation
-import NapkinSupport
+@_spi(Napkin) import NapkinSupport
 import Testing
 @testable import NapkinHTTP
 
