@@ -69,16 +69,9 @@ enum RibHouseBenchmarks {
         defer { floor.stop(SIGKILL) }
         // Rib House as shipped (default configuration, access log to a file,
         // as a service's stderr would be), and once more with the log off.
-        let ribArguments = { (extra: [String]) in
-            ["/usr/bin/taskset", "-c", "0", binary, "--port", "0", "--public", publicDirectory] + extra
-        }
-        let portFromBanner = { (line: String) -> Int? in
-            line.hasPrefix("Rib House on ") ? line.split(separator: ":").last.flatMap { Int($0) } : nil
-        }
-        let logPath = work + "/access.log"
-        let rib = try start(ribArguments([]), log: logPath, portLine: portFromBanner)
+        let rib = try startRibHouse(binary, log: work + "/access.log")
         defer { rib.stop() }
-        let quiet = try start(ribArguments(["--no-access-log"]), log: work + "/quiet.log", portLine: portFromBanner)
+        let quiet = try startRibHouse(binary, log: work + "/quiet.log", extra: ["--no-access-log"])
         defer { quiet.stop() }
 
         for (port, path) in [(floor.port, "/"), (rib.port, staticPath), (rib.port, "/api/pit"), (quiet.port, staticPath)] {
@@ -145,6 +138,14 @@ enum RibHouseBenchmarks {
         throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(arguments.joined(separator: " ")) did not report a port"])
     }
 
+    /// The release Rib House `binary` on core 0, serving the package's
+    /// `Public/` on a free port, its standard error to `log`.
+    static func startRibHouse(_ binary: String, log: String, extra: [String] = []) throws -> Server {
+        try start(
+            ["/usr/bin/taskset", "-c", "0", binary, "--port", "0", "--public", packageRoot + "/Public"] + extra, log: log,
+            portLine: { $0.hasPrefix("Rib House on ") ? $0.split(separator: ":").last.flatMap { Int($0) } : nil })
+    }
+
     /// `wrk -t1 -c50` pinned to core 1.
     static func wrk(port: Int, path: String, seconds: Int) throws -> (rps: Double, requests: Double) {
         HTTPBenchmarks.progress("wrk -t1 -c50 \(seconds)s on :\(port)\(path)")
@@ -193,10 +194,7 @@ enum LiveUsersBenchmarks {
             columns: ["measure"] + counts.flatMap { ["Rib House, N = \($0)", "C floor, N = \($0)"] } + ["target"])
         var columns: [[String]] = []
         for count in counts {
-            let rib = try RibHouseBenchmarks.start(
-                ["/usr/bin/taskset", "-c", "0", binary, "--port", "0", "--public", RibHouseBenchmarks.packageRoot + "/Public"],
-                log: work + "/access-\(count).log",
-                portLine: { $0.hasPrefix("Rib House on ") ? $0.split(separator: ":").last.flatMap { Int($0) } : nil })
+            let rib = try RibHouseBenchmarks.startRibHouse(binary, log: work + "/access-\(count).log")
             columns.append(try await one(count, server: rib, work: work))
             let floor = try RibHouseBenchmarks.start(["/usr/bin/taskset", "-c", "0", work + "/livefloor", "2"], log: nil, portLine: { Int($0) })
             columns.append(try await one(count, server: floor, work: work, stop: SIGKILL))
