@@ -17,10 +17,7 @@ public enum StreamWakeups {
     /// Runs `body`; the connections it wakes on this thread are resumed when
     /// it returns (nested calls resume with the outermost).
     public static func coalescing<T>(_ body: () throws -> T) rethrows -> T {
-        if let open = pthread_getspecific(key) {
-            _ = open
-            return try body()
-        }
+        if pthread_getspecific(key) != nil { return try body() }
         let batch = Batch()
         let pointer = Unmanaged.passRetained(batch).toOpaque()
         pthread_setspecific(key, pointer)

@@ -15,8 +15,14 @@ struct Patch: Sendable {
     /// id, then `event: patch` and its JSON.
     @MainActor
     var event: [UInt8] {
+        Self.event(sequence: sequence, body: PatchBodies.body(of: self))
+    }
+
+    /// An encoded patch event: the id line for `sequence`, then `body` (see
+    /// ``body``), which tabs showing the same HTML at the same place share.
+    static func event(sequence: UInt64, body: [UInt8]) -> [UInt8] {
         var out = Array("id: \(sequence)\n".utf8)
-        out += PatchBodies.body(of: self)
+        out += body
         return out
     }
 

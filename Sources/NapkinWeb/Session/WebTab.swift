@@ -130,8 +130,7 @@ public final class WebTab: LaunchHost {
         guard !holdingPatches else { return }
         sequence += 1
         guard !streams.isEmpty else { return }
-        var event = Array("id: \(sequence)\n".utf8)
-        event += body
+        let event = Patch.event(sequence: sequence, body: body)
         for stream in streams.values { stream.offer(event, key: id) }
     }
 

@@ -76,7 +76,9 @@ public final class SharedFragment<Value: Sendable>: SharedFragmentViewers {
         // Every patch is offered before any stream is woken.
         StreamWakeups.coalescing {
             for (key, viewer) in viewers {
-                guard let view = viewer.view, let tab = view.tab, view.shows(self) else {
+                // A view forgets what it no longer shows; one released
+                // without leaving the page is dropped here.
+                guard let view = viewer.view, let tab = view.tab else {
                     gone.append(key)
                     continue
                 }

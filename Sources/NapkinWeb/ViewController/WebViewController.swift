@@ -174,13 +174,9 @@ open class WebViewController: ViewControllable {
         return fragment.shown(by: self, id: FragmentID.shared(in: placePath, name: fragment.name))
     }
 
-    /// Whether the last render of the body showed `fragment`, on a page.
-    func shows(_ fragment: AnyObject) -> Bool {
-        tab != nil && sharedShown[ObjectIdentifier(fragment)] != nil
-    }
-
-    /// A shared fragment inside changed: the HTML kept here and above holds
-    /// its old copy. Nothing is patched; the shared fragment sends its own.
+    /// Drops the HTML kept here and in every fragment above, which contains
+    /// it. Patches nothing: a shared fragment inside that changed sends its
+    /// own patch.
     func forgetRendersUpward() {
         var node: WebViewController? = self
         while let current = node {
@@ -363,11 +359,7 @@ open class WebViewController: ViewControllable {
     /// Drops this fragment's HTML (and its ancestors', which contain it) and
     /// asks the tab for a patch.
     private func invalidate() {
-        var node: WebViewController? = self
-        while let current = node {
-            current.cachedHTML = nil
-            node = current.parent
-        }
+        forgetRendersUpward()
         tab?.fragmentChanged(self)
     }
 
