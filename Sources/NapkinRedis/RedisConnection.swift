@@ -27,6 +27,10 @@ final class RedisConnection {
         // From here on, a throw still runs deinit, which frees the context.
         self.context = context
         if context.pointee.err != 0 { throw Self.failure(of: context, address: address) }
+        // hiredis opens its socket without close-on-exec: a process the app
+        // starts would inherit it and keep the connection open after the
+        // client closes it.
+        _ = fcntl(context.pointee.fd, F_SETFD, FD_CLOEXEC)
         guard redisSetTimeout(context, configuration.commandTimeout.asTimeval) == REDIS_OK else {
             throw Self.failure(of: context, address: address)
         }

@@ -1,6 +1,12 @@
 import Testing
 import NapkinRedis
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 @Suite("Redis client", .timeLimit(.minutes(1)))
 struct RedisClientTests {
     @Test("commands and their replies: status, bulk bytes, integer, nil, arrays")
@@ -84,14 +90,22 @@ struct RedisClientTests {
         }
     }
 
-    @Test("after shutdown, commands throw RedisError.shutDown and the connections are closed")
-    func shutdown() async throws {
+    /// With `childStarted`, a process started while the client is connected
+    /// (inheriting every descriptor not marked close-on-exec, as a careless
+    /// `posix_spawn` would) must not keep its connection open.
+    @Test(
+        "after shutdown, commands throw RedisError.shutDown and the connections are closed, even with a child process started while connected",
+        arguments: [false, true]
+    )
+    func shutdown(childStarted: Bool) async throws {
         try await withRedis { server async throws in
             let client = RedisClient(configuration: server.configuration)
             let observer = RedisClient(configuration: RedisConfiguration(port: server.port, connections: 1))
             _ = try await client.command(["PING"])
             // (The test helper's PING socket may still be listed for a moment.)
             try await eventually("both clients are connected") { try await connectedClients(observer) == 2 }
+            let child = childStarted ? try spawnInheritingDescriptors(["/bin/sleep", "60"]) : nil
+            defer { if let child { kill(child, SIGKILL); waitpid(child, nil, 0) } }
             await client.shutdown()
             await #expect(throws: RedisError.shutDown) { try await client.command(["PING"]) }
             try await eventually("the client's connection is closed") { try await connectedClients(observer) == 1 }

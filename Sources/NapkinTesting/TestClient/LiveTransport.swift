@@ -116,7 +116,8 @@ final class SocketConnection: Sendable {
     }
 
     private static func connect(host: String, port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a process the tests start must not hold it open.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw HTTPError(.serviceUnavailable, "socket() failed") }
         // Bounds connecting and each send: a server that accepts nothing or
         // reads nothing fails the request instead of blocking its thread.

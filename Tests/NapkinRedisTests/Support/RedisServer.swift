@@ -124,6 +124,9 @@ final class RedisServer: Sendable {
         for fd: Int32 in 0...2 {
             posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
         }
+        // Nothing else of the test process: a server that held another
+        // test's socket would keep that connection open until it exits.
+        closeInheritedDescriptors(&actions)
 
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
@@ -244,6 +247,18 @@ func withRedis(_ body: (RedisServer) async throws -> Void) async throws {
     }
 }
 
+/// Starts `arguments` as a child that inherits every descriptor of the
+/// test process not marked close-on-exec, as a careless `posix_spawn` of an
+/// app would.
+func spawnInheritingDescriptors(_ arguments: [String]) throws -> pid_t {
+    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    defer { for argument in argv { free(argument) } }
+    var pid: pid_t = 0
+    let status = posix_spawn(&pid, arguments[0], nil, nil, &argv, environ)
+    guard status == 0 else { throw RedisServer.Failure(description: "cannot start \(arguments[0]) (error \(status))") }
+    return pid
+}
+
 /// A port of 127.0.0.1 where nothing listens (a server just stopped there).
 func deadPort() async throws -> Int {
     let server = try await RedisServer.start()
@@ -278,4 +293,16 @@ func withRedisClient(_ body: (RedisServer, RedisClient) async throws -> Void) as
             throw error
         }
     }
+}
+
+/// Adds glibc's "close every descriptor from 3 on" to `actions`
+/// (`posix_spawn_file_actions_addclosefrom_np`, glibc 2.34 and later, which
+/// the Glibc module does not export), so the child holds none of the test
+/// process's sockets.
+func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+    typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+        fatalError("napkin's tests need glibc 2.34 or later (posix_spawn_file_actions_addclosefrom_np)")
+    }
+    _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
 }
