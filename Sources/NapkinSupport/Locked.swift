@@ -13,22 +13,20 @@ import Darwin
 /// futex-based lock it reports races that cannot happen — every time when both
 /// sides are libmicrohttpd's own worker threads — and a real race would hide
 /// among them. Uncontended, a pthread mutex costs the same.
-@_spi(Napkin) public final class Locked<State>: @unchecked Sendable {
-    // Safe to share: every access to `state` happens inside `withLock`,
-    // holding `mutex`. Visible to the inlined `withLock` only.
-    @usableFromInline var state: State
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+///
+/// The value and its mutex live in one allocation (a `ManagedBuffer` whose
+/// header is the value and whose one element is the mutex): a live tab holds
+/// a dozen of these, and a separately allocated mutex cost each of them a
+/// second heap block. Copies of a `Locked` share that storage, as
+/// references to one lock.
+@_spi(Napkin) public struct Locked<State>: @unchecked Sendable {
+    // Safe to share: every access to the value happens inside `withLock`,
+    // holding the mutex. Visible to the inlined `withLock` only.
+    @usableFromInline let storage: Storage
 
     /// Guards `state`.
     public init(_ state: State) {
-        self.state = state
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        storage = Storage.make(state)
     }
 
     /// Runs `body` with exclusive access to the state. Inlined where it is
@@ -38,8 +36,29 @@ import Darwin
     /// `package` function into another module.)
     @inlinable
     public func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&state)
+        try storage.withUnsafeMutablePointers { state, mutex in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&state.pointee)
+        }
+    }
+
+    /// The value (header) and the mutex (the one element), in one block.
+    @usableFromInline final class Storage: ManagedBuffer<State, pthread_mutex_t> {
+        static func make(_ state: State) -> Storage {
+            let storage = unsafeDowncast(create(minimumCapacity: 1) { _ in state }, to: Storage.self)
+            storage.withUnsafeMutablePointerToElements { mutex in
+                mutex.initialize(to: pthread_mutex_t())
+                pthread_mutex_init(mutex, nil)
+            }
+            return storage
+        }
+
+        deinit {
+            withUnsafeMutablePointerToElements { mutex in
+                pthread_mutex_destroy(mutex)
+                mutex.deinitialize(count: 1)
+            }
+        }
     }
 }

@@ -21,7 +21,7 @@ open class Component<DependencyType>: Dependency {
     /// The parent's dependency, for this component to read and forward.
     public let dependency: DependencyType
 
-    private var instances: [String: Any] = [:]
+    private var instances = SmallMap<String, Any>()
 
     /// Creates a component on top of its parent's dependency.
     public init(dependency: DependencyType) {

@@ -31,7 +31,9 @@ public final class InteractorLifecycle: @unchecked Sendable {
         var generation: UInt64 = 0
         var nextID: UInt64 = 0
         var tasks: [UInt64: (generation: UInt64, task: Task<Void, Never>)] = [:]
-        var observations: [UInt64: (generation: UInt64, cancel: @Sendable () -> Void)] = [:]
+        /// The subscriptions observed, oldest first (an array: an
+        /// interactor observes a few, and they end only all together).
+        var observations: [(generation: UInt64, subscription: any ObservedSubscription)] = []
         var observers: [UInt64: AsyncStream<Bool>.Continuation] = [:]
     }
 
@@ -51,9 +53,9 @@ public final class InteractorLifecycle: @unchecked Sendable {
 
     deinit {
         // Backstop: an interactor released while active takes its work with it.
-        let (tasks, observations, observers) = state.withLock { ($0.tasks.values, $0.observations.values, $0.observers.values) }
+        let (tasks, observations, observers) = state.withLock { ($0.tasks.values, $0.observations, $0.observers.values) }
         for bound in tasks { bound.task.cancel() }
-        for observation in observations { observation.cancel() }
+        for observation in observations { observation.subscription.end() }
         for observer in observers { observer.finish() }
     }
 
@@ -125,13 +127,13 @@ public final class InteractorLifecycle: @unchecked Sendable {
                 for observer in state.observers.values { observer.yield(false) }
             }
             let tasks = state.tasks.filter { $0.value.generation == generation }
-            let observations = state.observations.filter { $0.value.generation == generation }
+            let observations = state.observations.filter { $0.generation == generation }
             for id in tasks.keys { state.tasks.removeValue(forKey: id) }
-            for id in observations.keys { state.observations.removeValue(forKey: id) }
-            return (tasks.values.map(\.task), observations.values.map(\.cancel))
+            state.observations.removeAll { $0.generation == generation }
+            return (tasks.values.map(\.task), observations.map(\.subscription))
         }
         for task in tasks { task.cancel() }
-        for cancel in observations { cancel() }
+        for subscription in observations { subscription.end() }
     }
 
     /// Whether work may be bound now: active, not deactivating, and not from
@@ -151,11 +153,10 @@ public final class InteractorLifecycle: @unchecked Sendable {
         _ handler: @escaping @Sendable (Value) async -> Void
     ) {
         let activation = Self.activation
+        let observed = subscription.observed
         let accepted = state.withLock { state -> Bool in
             guard accepts(activation, state) else { return false }
-            let id = state.nextID
-            state.nextID += 1
-            state.observations[id] = (state.generation, { subscription.cancel() })
+            state.observations.append((state.generation, observed))
             return true
         }
         guard accepted else {

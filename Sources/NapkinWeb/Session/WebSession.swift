@@ -1,4 +1,5 @@
 import NapkinHTTP
+@_spi(Napkin) import NapkinSupport
 import napkin
 
 /// One browser session: the root of its own napkin tree.
@@ -193,7 +194,7 @@ public final class WebSession {
     private func oldestStream() -> (tab: WebTab, number: UInt64)? {
         var oldest: (tab: WebTab, number: UInt64)?
         for tab in tabs {
-            for number in tab.streams.keys where number < (oldest?.number ?? .max) { oldest = (tab, number) }
+            for (number, _) in tab.streams.pairs where number < (oldest?.number ?? .max) { oldest = (tab, number) }
         }
         return oldest
     }

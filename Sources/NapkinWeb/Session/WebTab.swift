@@ -1,4 +1,5 @@
 import NapkinHTTP
+@_spi(Napkin) import NapkinSupport
 import napkin
 
 /// One open tab (one page view) of a session: its own path, its own napkin
@@ -31,7 +32,7 @@ public final class WebTab: LaunchHost {
     private var navigating = false
     private var navigationWaiters: [CheckedContinuation<Void, Never>] = []
 
-    private var fragments: [String: WeakFragment] = [:]
+    private var fragments = SmallMap<String, WeakFragment>()
     private var dirty: [WebViewController] = []
     private var flushScheduled = false
     /// A live navigation is under way: its response will carry the page, so
@@ -39,7 +40,7 @@ public final class WebTab: LaunchHost {
     var holdingPatches = false
     private var sequence: UInt64 = 0
     /// Open streams by their session-wide number (oldest is lowest).
-    private(set) var streams: [UInt64: Channel<[UInt8]>] = [:]
+    private(set) var streams = SmallMap<UInt64, Channel<[UInt8]>>()
 
     init(session: WebSession, now: ContinuousClock.Instant, id: String? = nil) {
         self.id = id ?? SecureToken.make()
@@ -225,7 +226,7 @@ public final class WebTab: LaunchHost {
     /// Tears the tab down: its tree is deactivated (every bound task
     /// cancelled), every fragment unmounted, every stream ended.
     func terminate() async {
-        let streams = Array(self.streams.values)
+        let streams = self.streams.values
         self.streams.removeAll()
         for stream in streams { stream.finish() }
         await router?.terminate()

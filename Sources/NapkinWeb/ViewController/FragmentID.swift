@@ -6,21 +6,24 @@
 ///
 /// The digest (48 bits of FNV-1a, as `n-` and 12 hex digits) keeps ids —
 /// which every patch and form carries — short however deep the tree is.
+/// A fragment keeps its place as the running digest of that path (FNV-1a
+/// reads bytes one after another, so a child's digest continues its
+/// parent's): no fragment holds the path itself.
 enum FragmentID {
-    static func root(_ napkinName: String) -> (place: String, id: String) {
-        named(napkinName)
+    static func root(_ napkinName: String) -> (place: UInt64, id: String) {
+        named(FNV1a.hash(napkinName.utf8))
     }
 
-    static func child(of parent: String, slot: String, napkinName: String) -> (place: String, id: String) {
-        named("\(parent)/\(slot):\(napkinName)")
+    static func child(of parent: UInt64, slot: String, napkinName: String) -> (place: UInt64, id: String) {
+        named(FNV1a.hash("/\(slot):\(napkinName)".utf8, continuing: parent))
     }
 
-    static func region(of parent: String, name: String) -> (place: String, id: String) {
-        named("\(parent)~\(name)")
+    static func region(of parent: UInt64, name: String) -> (place: UInt64, id: String) {
+        named(FNV1a.hash("~\(name)".utf8, continuing: parent))
     }
 
-    static func shared(in parent: String, name: String) -> String {
-        named("\(parent)#\(name)").id
+    static func shared(in parent: UInt64, name: String) -> String {
+        named(FNV1a.hash("#\(name)".utf8, continuing: parent)).id
     }
 
     /// The id of the message a form shows when its action failed: one per
@@ -29,13 +32,18 @@ enum FragmentID {
         "\(fragmentID)-error-" + digest("\(action)\u{0}\(key ?? "")")
     }
 
-    private static func named(_ place: String) -> (place: String, id: String) {
-        (place, "n-" + digest(place))
+    private static func named(_ place: UInt64) -> (place: UInt64, id: String) {
+        (place, "n-" + hex48(place))
     }
 
     /// 48 bits of FNV-1a over `text`, as 12 hex digits.
     private static func digest(_ text: String) -> String {
-        let digits = String(FNV1a.hash(text.utf8) & 0xffff_ffff_ffff, radix: 16)
+        hex48(FNV1a.hash(text.utf8))
+    }
+
+    /// The low 48 bits of `hash`, as 12 hex digits.
+    private static func hex48(_ hash: UInt64) -> String {
+        let digits = String(hash & 0xffff_ffff_ffff, radix: 16)
         return String(repeating: "0", count: 12 - digits.count) + digits
     }
 }
@@ -43,8 +51,10 @@ enum FragmentID {
 /// The 64-bit FNV-1a hash: quick, well spread, and not meant to resist
 /// anyone choosing the input (napkin digests its own names and files).
 enum FNV1a {
-    static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    /// The hash of `bytes`; with `continuing`, of the bytes that hash was
+    /// taken over followed by `bytes`.
+    static func hash(_ bytes: some Sequence<UInt8>, continuing start: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
+        var hash = start
         for byte in bytes {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3

@@ -1,5 +1,6 @@
 import Foundation
 import NapkinHTTP
+@_spi(Napkin) import NapkinSupport
 import napkin
 
 /// The web `ViewControllable`: a napkin's view as an HTML fragment.
@@ -38,8 +39,9 @@ open class WebViewController: ViewControllable {
     /// `FragmentID`), set when it is shown. The same place gets the same id
     /// in any process.
     public private(set) var fragmentID = ""
-    /// The path of slots and napkin names from the root, which the id digests.
-    private var placePath = ""
+    /// The running digest of the path of slots and napkin names from the
+    /// root, which the id shows (see `FragmentID`).
+    private var placeDigest = UInt64(0)
 
     /// The napkin's name, shown as `data-napkin` and in JSON snapshots.
     open var napkinName: String {
@@ -53,10 +55,12 @@ open class WebViewController: ViewControllable {
     /// navigation); with none, the layout's title stands.
     open var pageTitle: String? { nil }
 
-    private var slots: [String: WebViewController] = [:]
-    private var actions: [String: WebAction] = [:]
+    // Small maps rather than dictionaries: a view holds a few of each, and
+    // every live tab holds several views.
+    private var slots = SmallMap<String, WebViewController>()
+    private var actions = SmallMap<String, WebAction>()
     /// Why the last post of each action was refused, by action name.
-    private var problems: [String: FormProblem] = [:]
+    private var problems = SmallMap<String, FormProblem>()
     fileprivate(set) weak var parent: WebViewController?
     /// The slot (or region name) this fragment is shown in, under `parent`.
     private var place: Place = .root
@@ -77,12 +81,12 @@ open class WebViewController: ViewControllable {
     /// later is stale and ignored.
     private var observation = 0
     /// Parts of the body observed on their own (see ``region(_:_:)``).
-    private var regions: [String: RegionViewController] = [:]
+    private var regions = SmallMap<String, RegionViewController>()
     /// Regions the body asked for while rendering, and whether one was new.
-    private var regionsUsed: Set<String> = []
+    private var regionsUsed: [String] = []
     private var regionCreated = false
     /// The shared fragments the last render of the body showed.
-    private var sharedShown: [ObjectIdentifier: any SharedFragmentViewers] = [:]
+    private var sharedShown = SmallMap<ObjectIdentifier, any SharedFragmentViewers>()
 
     /// Creates a view controller; it gets its fragment id when shown.
     public init() {}
@@ -126,7 +130,9 @@ open class WebViewController: ViewControllable {
     }
 
     /// The children shown in slots, by slot name.
-    public final var children: [String: WebViewController] { slots }
+    public final var children: [String: WebViewController] {
+        Dictionary(slots.pairs, uniquingKeysWith: { first, _ in first })
+    }
 
     // MARK: - Regions
 
@@ -149,7 +155,7 @@ open class WebViewController: ViewControllable {
     /// `content` still belong to this fragment. A region the body stops
     /// asking for is dropped.
     public final func region(_ name: String, _ content: @escaping @MainActor () -> HTML) -> HTML {
-        regionsUsed.insert(name)
+        if !regionsUsed.contains(name) { regionsUsed.append(name) }
         if let existing = regions[name] {
             existing.content = content
             return existing.render()
@@ -171,7 +177,7 @@ open class WebViewController: ViewControllable {
     /// Call it from ``body()``, not from inside a region.
     public final func shared<Value>(_ fragment: SharedFragment<Value>) -> HTML {
         sharedShown[ObjectIdentifier(fragment)] = fragment
-        return fragment.shown(by: self, id: FragmentID.shared(in: placePath, name: fragment.name))
+        return fragment.shown(by: self, id: FragmentID.shared(in: placeDigest, name: fragment.name))
     }
 
     /// Drops the HTML kept here and in every fragment above, which contains
@@ -296,7 +302,7 @@ open class WebViewController: ViewControllable {
         // observation, so a change they alone read re-renders them only.
         for child in slots.values { _ = child.render() }
         for region in regions.values { _ = region.render() }
-        regionsUsed.removeAll(keepingCapacity: true)
+        regionsUsed.removeAll()
         regionCreated = false
         let sharedBefore = sharedShown
         sharedShown.removeAll()
@@ -309,12 +315,12 @@ open class WebViewController: ViewControllable {
                 // A new region first rendered inside this observation, which
                 // then also watches what the region reads. Render once more
                 // with the region cached; the first observation is stale.
-                regionsUsed.removeAll(keepingCapacity: true)
+                regionsUsed.removeAll()
                 inner = observedBody()
             }
         }
         dropUnusedRegions()
-        for (key, fragment) in sharedBefore where sharedShown[key] == nil { fragment.forget(self) }
+        for (key, fragment) in sharedBefore.pairs where sharedShown[key] == nil { fragment.forget(self) }
         let html: HTML = "<div class=\"napkin\" id=\"\(fragmentID)\" data-napkin=\"\(napkinName)\">\(inner)</div>"
         cachedHTML = html
         return html
@@ -333,8 +339,9 @@ open class WebViewController: ViewControllable {
     }
 
     private func dropUnusedRegions() {
+        defer { regionsUsed = [] }
         guard regions.count > regionsUsed.count else { return }
-        for (name, region) in regions where !regionsUsed.contains(name) {
+        for (name, region) in regions.pairs where !regionsUsed.contains(name) {
             region.unmount()
             regions[name] = nil
         }
@@ -367,14 +374,14 @@ open class WebViewController: ViewControllable {
 
     func mount(in tab: WebTab) {
         self.tab = tab
-        (placePath, fragmentID) =
+        (placeDigest, fragmentID) =
             switch (place, parent) {
-            case (.slot(let slot), let parent?): FragmentID.child(of: parent.placePath, slot: slot, napkinName: napkinName)
-            case (.region(let name), let parent?): FragmentID.region(of: parent.placePath, name: name)
+            case (.slot(let slot), let parent?): FragmentID.child(of: parent.placeDigest, slot: slot, napkinName: napkinName)
+            case (.region(let name), let parent?): FragmentID.region(of: parent.placeDigest, name: name)
             default: FragmentID.root(napkinName)
             }
         tab.register(self)
-        for (name, child) in slots {
+        for (name, child) in slots.pairs {
             child.parent = self
             child.place = .slot(name)
             child.mount(in: tab)
@@ -413,7 +420,7 @@ open class WebViewController: ViewControllable {
 
     /// The title of the deepest fragment in this subtree that has one.
     func deepestPageTitle() -> String? {
-        for (_, child) in slots.sorted(by: { $0.key < $1.key }) {
+        for (_, child) in slots.pairs.sorted(by: { $0.key < $1.key }) {
             if let title = child.deepestPageTitle() { return title }
         }
         return pageTitle

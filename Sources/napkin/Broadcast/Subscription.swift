@@ -24,14 +24,15 @@ public struct Subscription<Element: Sendable>: AsyncSequence, Sendable {
         handle.mailbox.close()
     }
 
-    /// Hands each value to `handler` (see ``Interactable/observe(_:_:)``),
-    /// keeping the subscription alive until it is cancelled.
+    /// What an observing interactor keeps: the subscription lives as long
+    /// as this does (see ``push(to:)``), and ``ObservedSubscription/end()``
+    /// ends it.
+    var observed: any ObservedSubscription { handle }
+
+    /// Hands each value to `handler` (see ``Interactable/observe(_:_:)``).
+    /// The caller keeps ``observed`` for as long as the values should come.
     func push(to handler: @escaping @Sendable (Element) async -> Void) {
-        let handle = handle
-        handle.mailbox.push { value in
-            _ = handle
-            await handler(value)
-        }
+        handle.mailbox.push(to: handler)
     }
 
     /// The iterator over this subscription's values (iterate a subscription
@@ -53,7 +54,7 @@ public struct Subscription<Element: Sendable>: AsyncSequence, Sendable {
     }
 
     /// Closes the mailbox when the last copy of the sequence or iterator goes.
-    fileprivate final class Handle: Sendable {
+    fileprivate final class Handle: ObservedSubscription {
         let mailbox: Mailbox<Element>
 
         init(mailbox: Mailbox<Element>) {
@@ -63,5 +64,16 @@ public struct Subscription<Element: Sendable>: AsyncSequence, Sendable {
         deinit {
             mailbox.close()
         }
+
+        func end() {
+            mailbox.close()
+        }
     }
+}
+
+/// A subscription an interactor observes, as its lifecycle keeps it: one
+/// reference, with no closure around it.
+protocol ObservedSubscription: AnyObject, Sendable {
+    /// Ends the subscription.
+    func end()
 }
