@@ -32,11 +32,30 @@ final class AppComponent: Component<any EmptyDependency>, SessionDependency {
 
     /// The header's pit line: the same on every signed-in page, so it is
     /// rendered once per change for all of them, not once per tab. It
-    /// follows the pit from ``RibHouseApp/followPit()``.
+    /// follows the pit from ``RibHouseApp/followServices()``.
     var pitLine: SharedFragment<PitState> {
         shared {
             SharedFragment("pit", initial: PitSimulator.opening()) { pit in
                 "<p class=\"pit-header\" role=\"status\">\(pit.headline)</p>"
+            }
+        }
+    }
+
+    /// Today's specials board: app-wide like the pit line, so one shared
+    /// fragment for every signed-in tab rather than a napkin, an
+    /// observation and a subscription per tab. It follows the specials from
+    /// ``RibHouseApp/followServices()``.
+    var specialsBoard: SharedFragment<[Special]> {
+        shared {
+            SharedFragment("specials", initial: specialsService.specials) { specials in
+                let dishes = specials.map { special -> HTML in
+                    "<li><span class=\"dish\">\(special.dish)</span><span class=\"price\">\(special.price)</span></li>"
+                }
+                return """
+                    <section class="specials" aria-labelledby="rh-specials">\
+                    <h2 id="rh-specials">Today’s specials</h2><ul>\(dishes)</ul>\
+                    </section>
+                    """
             }
         }
     }

@@ -5,7 +5,7 @@ import napkin
 protocol SessionDependency: Dependency {
     var pitService: PitService { get }
     var pitLine: SharedFragment<PitState> { get }
-    var specialsService: SpecialsService { get }
+    var specialsBoard: SharedFragment<[Special]> { get }
     var announcements: EventBroadcaster<Announcement> { get }
 }
 
@@ -25,6 +25,6 @@ final class SessionComponent: Component<any SessionDependency>, LaunchNapkinDepe
     var authService: any AuthService { shared { BarbecueAuthService(values: values) } }
     var pitService: PitService { dependency.pitService }
     var pitLine: SharedFragment<PitState> { dependency.pitLine }
-    var specialsService: SpecialsService { dependency.specialsService }
+    var specialsBoard: SharedFragment<[Special]> { dependency.specialsBoard }
     var announcements: EventBroadcaster<Announcement> { dependency.announcements }
 }

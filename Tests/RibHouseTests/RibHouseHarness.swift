@@ -44,7 +44,7 @@ final class RibHouseHarness {
             try server.start()
             harness.server = server
         }
-        if ticking { await harness.ribHouse.start() } else { await harness.ribHouse.followPit() }
+        if ticking { await harness.ribHouse.start() } else { await harness.ribHouse.followServices() }
         return harness
     }
 

@@ -59,18 +59,20 @@ struct RibHouseApp {
     }
 
     /// Starts what runs app-wide: announcements from the other processes,
-    /// the header's pit line, and the pit (its ticking loop runs in one
+    /// the shared fragments, and the pit (its ticking loop runs in one
     /// process of them all).
     func start() async {
         await component.sharedAnnouncements.start()
-        await followPit()
+        await followServices()
         await pitService.start()
     }
 
-    /// Has the header's pit line follow the pit: one subscription for
-    /// every signed-in tab of the process.
-    func followPit() async {
+    /// Has the shared fragments follow their services: the header's pit
+    /// line follows the pit, the specials board the specials. One
+    /// subscription each for every signed-in tab of the process.
+    func followServices() async {
         component.pitLine.follow(await pitService.stateStream())
+        component.specialsBoard.follow(await specialsService.updates())
     }
 
     /// Stops the pit and tears every session down.

@@ -7,7 +7,7 @@ protocol LaunchNapkinDependency: Dependency {
     var authService: any AuthService { get }
     var pitService: PitService { get }
     var pitLine: SharedFragment<PitState> { get }
-    var specialsService: SpecialsService { get }
+    var specialsBoard: SharedFragment<[Special]> { get }
     var announcements: EventBroadcaster<Announcement> { get }
 }
 
@@ -17,7 +17,7 @@ final class LaunchNapkinComponent: Component<any LaunchNapkinDependency>,
 {
     var pitService: PitService { dependency.pitService }
     var pitLine: SharedFragment<PitState> { dependency.pitLine }
-    var specialsService: SpecialsService { dependency.specialsService }
+    var specialsBoard: SharedFragment<[Special]> { dependency.specialsBoard }
     var announcements: EventBroadcaster<Announcement> { dependency.announcements }
 }
 

@@ -1,17 +1,17 @@
 import NapkinWeb
 import napkin
 
-/// What LoggedIn needs: the pit line for its header, and what its children need.
+/// What LoggedIn needs: the shared pit line and specials board it shows,
+/// and what its child needs.
 protocol LoggedInNapkinDependency: Dependency {
     var pitLine: SharedFragment<PitState> { get }
+    var specialsBoard: SharedFragment<[Special]> { get }
     var pitService: PitService { get }
-    var specialsService: SpecialsService { get }
 }
 
-/// LoggedIn's scope: it passes the app's services on to its children.
-final class LoggedInNapkinComponent: Component<any LoggedInNapkinDependency>, SpecialsNapkinDependency, PitBoardNapkinDependency {
+/// LoggedIn's scope: it passes the app's pit on to the Pit Board.
+final class LoggedInNapkinComponent: Component<any LoggedInNapkinDependency>, PitBoardNapkinDependency {
     var pitService: PitService { dependency.pitService }
-    var specialsService: SpecialsService { dependency.specialsService }
 }
 
 /// Builds the signed-in screen for one `user`. A new login builds a new
@@ -23,8 +23,8 @@ final class LoggedInNapkinBuilder: Builder<any LoggedInNapkinDependency> {
         let interactor = LoggedInNapkinInteractor(presenter: presenter, listener: listener)
         return LoggedInNapkinRouter(
             interactor: interactor,
-            viewController: LoggedInNapkinViewController(presenter: presenter, pitLine: dependency.pitLine, listener: interactor),
-            specialsBuilder: SpecialsNapkinBuilder(dependency: component),
+            viewController: LoggedInNapkinViewController(
+                presenter: presenter, pitLine: dependency.pitLine, specialsBoard: dependency.specialsBoard, listener: interactor),
             pitBoardBuilder: PitBoardNapkinBuilder(dependency: component))
     }
 }

@@ -1,23 +1,14 @@
 import NapkinWeb
 import napkin
 
-/// Specials are always on; the Pit Board is attached at `/pit` and detached
-/// everywhere else, which ends its subscription to the pit.
+/// The Pit Board is attached at `/pit` and detached everywhere else, which
+/// ends its subscription to the pit.
 final class LoggedInNapkinRouter: ViewableRouter<LoggedInNapkinInteractor, LoggedInNapkinViewController>, WebRouting {
-    private let specialsBuilder: SpecialsNapkinBuilder
     private let pitBoardBuilder: PitBoardNapkinBuilder
 
-    init(
-        interactor: LoggedInNapkinInteractor, viewController: LoggedInNapkinViewController,
-        specialsBuilder: SpecialsNapkinBuilder, pitBoardBuilder: PitBoardNapkinBuilder
-    ) {
-        self.specialsBuilder = specialsBuilder
+    init(interactor: LoggedInNapkinInteractor, viewController: LoggedInNapkinViewController, pitBoardBuilder: PitBoardNapkinBuilder) {
         self.pitBoardBuilder = pitBoardBuilder
         super.init(interactor: interactor, viewController: viewController)
-    }
-
-    override func didLoad() async {
-        await attach(specialsBuilder.build(), in: "specials")
     }
 
     func navigate(to path: WebPath) async -> Bool {

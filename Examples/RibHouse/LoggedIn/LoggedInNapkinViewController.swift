@@ -13,17 +13,23 @@ final class LoggedInNapkinPresenter: Presentable, StatePresenting {
 
 /// The charcoal night: masthead with the name and the live pit line, tabs,
 /// the numbered foods, the specials, the Pit Board when open, and Logout.
-/// The pit line is the app's shared fragment: a pit tick renders it once
-/// for every signed-in tab, and sends each that line only.
+/// The pit line and the specials are the app's shared fragments: a pit
+/// tick renders the line once for every signed-in tab, and sends each that
+/// line only.
 final class LoggedInNapkinViewController: WebViewController {
     let presenter: LoggedInNapkinPresenter
     private let pitLine: SharedFragment<PitState>
+    private let specialsBoard: SharedFragment<[Special]>
 
     override var pageTitle: String? { "Menu · Rib House" }
 
-    init(presenter: LoggedInNapkinPresenter, pitLine: SharedFragment<PitState>, listener: LoggedInNapkinInteractor) {
+    init(
+        presenter: LoggedInNapkinPresenter, pitLine: SharedFragment<PitState>, specialsBoard: SharedFragment<[Special]>,
+        listener: LoggedInNapkinInteractor
+    ) {
         self.presenter = presenter
         self.pitLine = pitLine
+        self.specialsBoard = specialsBoard
         super.init()
         action("logout") { try await listener.didTapLogout() }
     }
@@ -42,7 +48,7 @@ final class LoggedInNapkinViewController: WebViewController {
             <nav class="tabs" aria-label="Sections">\(tabs)</nav></header>\
             <section class="menu" aria-labelledby="rh-foods"><h2 id="rh-foods">Barbecue foods</h2>\
             <ol class="foods">\(foods)</ol></section>\
-            \(slot("specials"))\(slot("pitboard"))\
+            \(shared(specialsBoard))\(slot("pitboard"))\
             \(form("logout", class: "logout", returnTo: Page.menu.path, content: "<button type=\"submit\" class=\"ghost\">Logout</button>"))\
             </main>
             """

@@ -8,13 +8,14 @@ struct Special: Sendable, Equatable, Encodable {
 }
 
 /// Today's specials: main-actor `@Observable` state for whoever reads it on
-/// the main actor (the JSON menu), and one `StateBroadcaster` that every
-/// tab's Specials napkin subscribes to.
+/// the main actor (the JSON menu), and one `StateBroadcaster` that the
+/// specials board (``AppComponent/specialsBoard``, a shared fragment)
+/// follows for every tab.
 ///
-/// Why not an `Observations { }` sequence per napkin: a cancelled
-/// observation stays registered with the observed object until its next
-/// change, and the specials rarely change — every tab ever opened would
-/// leave one behind. A broadcaster's subscription leaves when its napkin does.
+/// Why not an `Observations { }` sequence: a cancelled observation stays
+/// registered with the observed object until its next change, and the
+/// specials rarely change. A broadcaster's subscription leaves when its
+/// follower does.
 @MainActor
 @Observable
 final class SpecialsService {
@@ -26,7 +27,7 @@ final class SpecialsService {
         board = StateBroadcaster(specials)
     }
 
-    /// Chalks up a new list (every tab's Specials napkin follows).
+    /// Chalks up a new list (every signed-in tab shows it).
     func replace(with specials: [Special]) async {
         self.specials = specials
         await board.send(specials)
@@ -37,7 +38,7 @@ final class SpecialsService {
         await board.subscribe()
     }
 
-    /// How many napkins follow the specials.
+    /// How many follow the specials (the board: one per process).
     nonisolated var followerCount: Int {
         get async { await board.subscriberCount }
     }
