@@ -59,6 +59,10 @@ final class Heartbeats: Sendable {
 
     private func tick(_ interval: Duration) {
         let sinks = state.withLock { Array($0.groups[interval]?.sinks.values ?? [:].values) }
-        for sink in sinks { sink() }
+        // One heartbeat per stream, all at once: the connections resume
+        // together when the burst ends (see `StreamWakeups`).
+        StreamWakeups.coalescing {
+            for sink in sinks { sink() }
+        }
     }
 }

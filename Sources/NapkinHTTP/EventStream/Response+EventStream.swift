@@ -26,11 +26,12 @@ extension Response {
     /// A `text/event-stream` response whose encoded events (see
     /// ``ServerSentEvent/encodedBytes``) are offered to `channel` by the app.
     ///
-    /// Every `heartbeat` a connection waiting on an empty channel gets a `:`
-    /// comment line, so proxies keep it open and a departed client is
-    /// noticed. The heartbeat stops when the channel terminates.
+    /// Every `heartbeat` a connection waiting on an empty channel, and sent
+    /// nothing since the last heartbeat, gets a `:` comment line, so proxies
+    /// keep it open and a departed client is noticed. The heartbeat stops
+    /// when the channel terminates.
     public static func eventStream(channel: Channel<[UInt8]>, heartbeat: Duration = .seconds(15)) -> Response {
-        let token = Heartbeats.shared.add({ channel.offerIfIdle(Heartbeats.comment) }, interval: heartbeat)
+        let token = Heartbeats.shared.add({ channel.offerHeartbeat(Heartbeats.comment) }, interval: heartbeat)
         channel.onTermination { Heartbeats.shared.remove(token, interval: heartbeat) }
         var headers: HTTPHeaders = ["Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"]
         headers.add(name: "X-Accel-Buffering", value: "no")

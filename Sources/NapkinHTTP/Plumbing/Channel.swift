@@ -77,6 +77,13 @@ public final class Channel<Element: Sendable>: Sendable {
     private enum Consumer {
         case task(CheckedContinuation<Element?, any Error>)
         case waker(@Sendable () -> Void)
+        /// A waker that is an object: registering it allocates nothing.
+        case wakerObject(any ChannelWaker)
+
+        /// A poller's waker, of either kind (not a waiting task).
+        var isWaker: Bool {
+            if case .task = self { false } else { true }
+        }
     }
 
     private struct State {
@@ -86,6 +93,9 @@ public final class Channel<Element: Sendable>: Sendable {
         var senders: [CheckedContinuation<Bool, Never>] = []
         var onTermination: [@Sendable () -> Void] = []
         var dropped = 0
+        /// Values taken in so far, and that count at the last heartbeat.
+        var accepted: UInt64 = 0
+        var acceptedAtHeartbeat: UInt64 = 0
     }
 
     /// Everything to do outside the lock after a transition.
@@ -101,6 +111,7 @@ public final class Channel<Element: Sendable>: Sendable {
             switch consumer {
             case .task(let continuation): continuation.resume(with: consumerResult)
             case .waker(let waker): waker()
+            case .wakerObject(let waker): waker.wake()
             case nil: break
             }
             for sender in senders { sender.resume(returning: sendersResult) }
@@ -217,9 +228,29 @@ public final class Channel<Element: Sendable>: Sendable {
         return accepted
     }
 
+    /// A heartbeat: offers `value` only when the consumer waits on an empty
+    /// buffer and nothing else was offered since the last heartbeat. A
+    /// stream that carried an event within the interval needs no comment to
+    /// stay open, and ten thousand live streams are spared as many sends.
+    @discardableResult
+    @specialized(where Element == [UInt8])
+    func offerHeartbeat(_ value: Element) -> Bool {
+        var wake = Wake()
+        let accepted = state.withLock { state -> Bool in
+            defer { state.acceptedAtHeartbeat = state.accepted }
+            guard case .open = state.phase, state.buffer.isEmpty, state.consumer != nil,
+                state.accepted == state.acceptedAtHeartbeat
+            else { return false }
+            return Self.accept(Entry(value: value, key: nil), into: &state, policy: policy, wake: &wake)
+        }
+        wake.run()
+        return accepted
+    }
+
     /// Puts `entry` in the buffer (or in the waiting consumer's hands),
     /// applying the policy when full. Called holding the lock.
     private static func accept(_ entry: Entry, into state: inout State, policy: Policy, wake: inout Wake) -> Bool {
+        state.accepted &+= 1
         if let consumer = state.consumer {
             state.consumer = nil
             wake.consumer = consumer
@@ -260,7 +291,7 @@ public final class Channel<Element: Sendable>: Sendable {
             state.senders.removeAll()
             guard state.buffer.isEmpty, let consumer = state.consumer else { return }
             state.consumer = nil
-            if case .waker = consumer {
+            if consumer.isWaker {
                 // The poller comes back, finds the buffer empty and ends it.
                 wake.consumer = consumer
                 return
@@ -339,10 +370,21 @@ public final class Channel<Element: Sendable>: Sendable {
     /// content reader).
     @specialized(where Element == [UInt8])
     public func poll(waker: @escaping @Sendable () -> Void) -> Poll {
+        poll(registering: .waker(waker))
+    }
+
+    /// ``poll(waker:)`` with a waker object, registered without allocating:
+    /// a stream's body pump polls once per event.
+    @specialized(where Element == [UInt8])
+    func poll(waking waker: any ChannelWaker) -> Poll {
+        poll(registering: .wakerObject(waker))
+    }
+
+    private func poll(registering consumer: Consumer) -> Poll {
         var wake = Wake()
         let result = state.withLock { state -> Poll in
             let result = take(&state, wake: &wake)
-            if case .pending = result { state.consumer = .waker(waker) }
+            if case .pending = result { state.consumer = consumer }
             return result
         }
         wake.run()
@@ -370,4 +412,11 @@ public final class Channel<Element: Sendable>: Sendable {
             return .pending
         }
     }
+}
+
+/// What a poller of a ``Channel`` is woken through when it registers an
+/// object rather than a closure (napkin's body pump does, once per event).
+protocol ChannelWaker: AnyObject, Sendable {
+    /// Something arrived, or the channel ended: poll again.
+    func wake()
 }

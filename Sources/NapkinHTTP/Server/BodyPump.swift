@@ -15,7 +15,7 @@ import CMicroHTTPD
 /// (``close()``, from libmicrohttpd's completed callback) cancels it; server
 /// shutdown (``end()``) finishes it, so the client gets the final chunk. The
 /// channel's termination handlers do the rest.
-final class BodyPump: Sendable {
+final class BodyPump: ChannelWaker {
     private struct State {
         /// A chunk partly copied out; the rest goes first on the next read.
         var leftover: [UInt8] = []
@@ -59,7 +59,7 @@ final class BodyPump: Sendable {
     func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
         if let copied = copyLeftover(into: buffer, max: max) { return copied }
         while true {
-            switch channel.poll(waker: { [self] in wake() }) {
+            switch channel.poll(waking: self) {
             case .value(let chunk):
                 guard !chunk.isEmpty else { continue }
                 let n = Swift.min(chunk.count, max)
@@ -109,7 +109,7 @@ final class BodyPump: Sendable {
     }
 
     /// The channel has something (or ended): resume the reader if it sleeps.
-    private func wake() {
+    func wake() {
         let resume = state.withLock { s -> Bool in
             guard !s.closed else { return false }
             guard s.suspended else {

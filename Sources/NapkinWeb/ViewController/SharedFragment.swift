@@ -43,10 +43,17 @@ public final class SharedFragment<Value: Sendable>: SharedFragmentViewers {
     private var viewers: [ObjectIdentifier: Viewer] = [:]
     private let following = Locked<Task<Void, Never>?>(nil)
 
-    /// One fragment that shows this shared fragment, and the id it shows it under.
-    private struct Viewer {
+    /// One fragment that shows this shared fragment, and the id it shows it
+    /// under. A class: walking ten thousand of them then retains each,
+    /// where copying a struct would copy its weak reference.
+    private final class Viewer {
         weak var view: WebViewController?
-        var id: String
+        let id: String
+
+        init(view: WebViewController, id: String) {
+            self.view = view
+            self.id = id
+        }
     }
 
     /// A shared fragment named `name` showing `initial`, rendered by `render`.
@@ -117,7 +124,10 @@ public final class SharedFragment<Value: Sendable>: SharedFragmentViewers {
 
     /// The HTML `view` shows under `id`, and notes that it does.
     func shown(by view: WebViewController, id: String) -> HTML {
-        viewers[ObjectIdentifier(view)] = Viewer(view: view, id: id)
+        let key = ObjectIdentifier(view)
+        if viewers[key]?.view !== view || viewers[key]?.id != id {
+            viewers[key] = Viewer(view: view, id: id)
+        }
         return wrapped(id: id)
     }
 

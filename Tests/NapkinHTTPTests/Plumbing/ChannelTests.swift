@@ -161,4 +161,28 @@ struct ChannelTests {
         #expect(channel.offerIfIdle(0))
         #expect(!channel.offerIfIdle(0))
     }
+
+    @Test("a heartbeat goes only to an idle consumer that was sent nothing since the last heartbeat")
+    func heartbeatOnlyWhenQuiet() {
+        let channel = Channel<Int>(policy: .finishWhenFull(capacity: 4))
+        guard case .pending = channel.poll(waker: {}) else { Issue.record("expected pending"); return }
+        // Nothing was sent: the first heartbeat goes.
+        #expect(channel.offerHeartbeat(0))
+        guard case .value(0) = channel.poll(waker: {}) else { Issue.record("expected the heartbeat"); return }
+        guard case .pending = channel.poll(waker: {}) else { Issue.record("expected pending"); return }
+        // A heartbeat is not traffic that skips the next one: a quiet
+        // interval sends again.
+        #expect(channel.offerHeartbeat(0))
+        guard case .value(0) = channel.poll(waker: {}) else { Issue.record("expected the heartbeat"); return }
+        // An event in the interval: the next heartbeat is skipped, the one
+        // after it goes.
+        guard case .pending = channel.poll(waker: {}) else { Issue.record("expected pending"); return }
+        channel.offer(7)
+        guard case .value(7) = channel.poll(waker: {}) else { Issue.record("expected 7"); return }
+        guard case .pending = channel.poll(waker: {}) else { Issue.record("expected pending"); return }
+        #expect(!channel.offerHeartbeat(0))
+        #expect(channel.offerHeartbeat(0))
+        // Never to a consumer that is not waiting (the last one is unread).
+        #expect(!channel.offerHeartbeat(0))
+    }
 }
