@@ -60,7 +60,11 @@ open class Router<InteractorType: Interactable>: Routing {
 
     /// The attached children, in attach order.
     public private(set) final var children: [any Routing] = []
+    /// The children's identities, kept only while there are more than
+    /// ``childSearchLimit``: a router with a few children (nearly all of
+    /// them, in every live tab) finds a child by looking through them.
     private var childIDs: Set<ObjectIdentifier> = []
+    private static var childSearchLimit: Int { 8 }
 
     /// Set when ``load()`` first runs, so that ``didLoad()`` runs once.
     private var loadStarted = false
@@ -92,11 +96,16 @@ open class Router<InteractorType: Interactable>: Routing {
     /// down, then loads it. Attaching a child twice (or the router to itself)
     /// does nothing.
     public final func attachChild(_ child: any Routing) async {
-        guard child !== self, childIDs.insert(ObjectIdentifier(child)).inserted else {
+        guard child !== self, !isChild(child) else {
             Diagnostics.report("\(type(of: child)) is already attached to \(type(of: self)); attachChild ignored")
             return
         }
         children.append(child)
+        if !childIDs.isEmpty {
+            childIDs.insert(ObjectIdentifier(child))
+        } else if children.count > Self.childSearchLimit {
+            childIDs = Set(children.map { ObjectIdentifier($0) })
+        }
         await child.activateSubtree()
         await child.load()
     }
@@ -105,7 +114,7 @@ open class Router<InteractorType: Interactable>: Routing {
     /// subtree, deepest first, and returns when that is done. Detaching a
     /// router that is not a child does nothing.
     public final func detachChild(_ child: any Routing) async {
-        guard childIDs.remove(ObjectIdentifier(child)) != nil else {
+        guard isChild(child) else {
             Diagnostics.report("\(type(of: child)) is not a child of \(type(of: self)); detachChild ignored")
             return
         }
@@ -113,7 +122,15 @@ open class Router<InteractorType: Interactable>: Routing {
         if let index = children.lastIndex(where: { $0 === child }) {
             children.remove(at: index)
         }
+        if !childIDs.isEmpty {
+            childIDs.remove(ObjectIdentifier(child))
+            if children.count <= Self.childSearchLimit { childIDs = [] }
+        }
         await child.deactivateSubtree()
+    }
+
+    private func isChild(_ child: any Routing) -> Bool {
+        childIDs.isEmpty ? children.contains { $0 === child } : childIDs.contains(ObjectIdentifier(child))
     }
 
     /// Activates this router's interactor, then its children's subtrees, in

@@ -38,6 +38,27 @@ struct RouterTests {
         #endif
     }
 
+    @Test("a router with many children still refuses a second attach and a stranger's detach, as it grows and shrinks")
+    func manyChildren() async {
+        let tree = TestTree()
+        let parent = tree.make("parent")
+        let children = (0..<20).map { tree.make("child\($0)") }
+        let stranger = tree.make("stranger")
+        for child in children { await parent.attachChild(child) }
+        // Past a few children the router looks them up by identity; both
+        // ways of looking must agree.
+        for count in [20, 9, 8, 3] {
+            while parent.children.count > count { await parent.detachChild(children[parent.children.count - 1]) }
+            await parent.attachChild(children[0])
+            await parent.detachChild(stranger)
+            #expect(parent.children.count == count)
+            #expect(tree.log.count(of: "child0.active") == 1)
+        }
+        for child in children.prefix(3) { await parent.detachChild(child) }
+        #expect(parent.children.isEmpty)
+        #expect(children.allSatisfy { !$0.interactor.isActive })
+    }
+
     @Test("detaching a router that is not a child is a no-op with a diagnostic")
     func detachStranger() async {
         let tree = TestTree()

@@ -3,14 +3,16 @@
 enum SecureToken {
     static func make() -> String {
         var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64
-        let low = generator.next() as UInt64
-        return hex(high) + hex(low)
-    }
-
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        let halves = [generator.next() as UInt64, generator.next() as UInt64]
+        // Written in place at its exact size: every session holds a few.
+        return String(unsafeUninitializedCapacity: 32) { buffer in
+            let digits = Array("0123456789abcdef".utf8)
+            for index in 0..<32 {
+                let half = halves[index / 16]
+                buffer[index] = digits[Int((half >> UInt64(60 - (index % 16) * 4)) & 0xf)]
+            }
+            return 32
+        }
     }
 
     /// Whether `candidate` has the shape of a token (so junk is never looked up).
