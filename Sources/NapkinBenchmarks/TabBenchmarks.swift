@@ -20,7 +20,9 @@ enum TabBenchmarks {
         let (app, router, component) = BenchApp.make(maxTabsPerSession: tabs + 100)
         let browser = TestClient(inProcess: router)
         _ = try await browser.get("/")
-        let cookie = "napkin_session=\(await browser.sessionID ?? "")"
+        // With napkin.js's cookie, as a browser running it: each page load
+        // opens a tab (without it, a browser keeps to its latest tab).
+        let cookie = "napkin_session=\(await browser.sessionID ?? ""); napkin_js=1"
         // Warm up, then the baseline.
         for _ in 0..<20 { _ = try await router.respond(to: Request(method: .get, target: "/", headers: ["Cookie": cookie])) }
         trimHeap()
@@ -31,7 +33,7 @@ enum TabBenchmarks {
         }
         trimHeap()
         let perTab = Double(residentBytes() - before) / Double(tabs)
-        let session = app.session(id: String(cookie.dropFirst("napkin_session=".count)))
+        let session = app.session(id: await browser.sessionID ?? "")
         precondition((session?.tabs.count ?? 0) >= tabs, "tabs were released")
         table.add("resident memory per extra tab (KiB)", fmt(perTab / 1024, 2), "-", "info")
 

@@ -61,7 +61,7 @@ open class Router<InteractorType: Interactable>: Routing {
     /// The attached children, in attach order.
     public private(set) final var children: [any Routing] = []
     /// The children's identities, kept only while there are more than
-    /// ``childSearchLimit``: a router with a few children (nearly all of
+    /// `childSearchLimit`: a router with a few children (nearly all of
     /// them, in every live tab) finds a child by looking through them.
     private var childIDs: Set<ObjectIdentifier> = []
     private static var childSearchLimit: Int { 8 }

@@ -42,7 +42,9 @@ public struct NapkinConfiguration: Sendable {
     /// How long a form post waits for its consequences to be applied
     /// before it answers anyway.
     public var settleTimeout: Duration
-    /// How often an idle event stream sends a heartbeat comment.
+    /// How often an idle event stream sends a heartbeat comment. A stream
+    /// that carried an event since the last heartbeat skips one, so it is
+    /// never silent for more than twice this.
     public var heartbeat: Duration
     /// The `Content-Security-Policy` of every napkin response.
     public var contentSecurityPolicy: String

@@ -3,13 +3,13 @@
 enum SecureToken {
     static func make() -> String {
         var generator = SystemRandomNumberGenerator()
-        let halves = [generator.next() as UInt64, generator.next() as UInt64]
+        let high = generator.next() as UInt64
+        let low = generator.next() as UInt64
         // Written in place at its exact size: every session holds a few.
         return String(unsafeUninitializedCapacity: 32) { buffer in
-            let digits = Array("0123456789abcdef".utf8)
             for index in 0..<32 {
-                let half = halves[index / 16]
-                buffer[index] = digits[Int((half >> UInt64(60 - (index % 16) * 4)) & 0xf)]
+                let nibble = UInt8(truncatingIfNeeded: (index < 16 ? high : low) >> UInt64(60 - (index % 16) * 4)) & 0xf
+                buffer[index] = nibble < 10 ? 0x30 + nibble : 0x57 + nibble  // 0-9, a-f
             }
             return 32
         }
