@@ -43,11 +43,6 @@
         storage = []
     }
 
-    /// Keeps the entries for which `keep` is true.
-    @inlinable public mutating func filter(_ keep: (Key, Value) -> Bool) {
-        storage.removeAll { !keep($0.key, $0.value) }
-    }
-
     /// The values, oldest first.
     @inlinable public var values: [Value] { storage.map(\.value) }
 
