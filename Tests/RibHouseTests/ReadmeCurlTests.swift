@@ -1,5 +1,6 @@
 import Foundation
 import NapkinHTTP
+@_spi(Napkin) import NapkinSupport
 import Testing
 @testable import RibHouse
 
@@ -82,7 +83,7 @@ struct ReadmeCurlTests {
         // Nothing else of the test process: bash would hold other tests'
         // sockets open (a Redis test waiting for its connection to close
         // waited for this script to end).
-        closeInheritedDescriptors(&actions)
+        SpawnActions.closeInheritedDescriptors(&actions)
         let arguments = ["/bin/bash", "-c", "cd \"$1\" && exec /bin/bash -e -o pipefail \"$2\"", "bash", directory.path, scriptFile.path]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
@@ -110,16 +111,4 @@ struct ReadmeCurlTests {
             output: try String(contentsOf: outFile, encoding: .utf8),
             errors: try String(contentsOf: errFile, encoding: .utf8))
     }
-}
-
-/// Adds glibc's "close every descriptor from 3 on" to `actions`
-/// (`posix_spawn_file_actions_addclosefrom_np`, glibc 2.34 and later, which
-/// the Glibc module does not export), so the child holds none of the test
-/// process's sockets.
-func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
-    typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
-        fatalError("napkin's tests need glibc 2.34 or later (posix_spawn_file_actions_addclosefrom_np)")
-    }
-    _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
 }

@@ -52,7 +52,7 @@ extension ViewableRouting {
 
     /// The attached child whose view is shown in the slot `slot`, if any.
     public func child(in slot: String) -> (any ViewableRouting)? {
-        guard let shown = webView.children[slot] else { return nil }
+        guard let shown = webView.shownChild(in: slot) else { return nil }
         for child in children {
             if let viewable = child as? any ViewableRouting, viewable.viewControllable === shown { return viewable }
         }

@@ -195,7 +195,7 @@ public final class WebTab: LaunchHost {
     /// below still drops it.
     func trimRenders() {
         guard streams.isEmpty, let root else { return }
-        for child in root.children.values { child.forgetRenders() }
+        for child in root.shownChildren { child.forgetRenders() }
     }
 
     // MARK: - Streams

@@ -125,9 +125,8 @@ public final class SharedFragment<Value: Sendable>: SharedFragmentViewers {
     /// The HTML `view` shows under `id`, and notes that it does.
     func shown(by view: WebViewController, id: String) -> HTML {
         let key = ObjectIdentifier(view)
-        if viewers[key]?.view !== view || viewers[key]?.id != id {
-            viewers[key] = Viewer(view: view, id: id)
-        }
+        let known = viewers[key].map { $0.view === view && $0.id == id } ?? false
+        if !known { viewers[key] = Viewer(view: view, id: id) }
         return wrapped(id: id)
     }
 

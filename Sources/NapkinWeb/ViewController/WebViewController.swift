@@ -134,6 +134,14 @@ open class WebViewController: ViewControllable {
         Dictionary(slots.pairs, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The child shown in slot `name`, found without building ``children``.
+    final func shownChild(in name: String) -> WebViewController? {
+        slots[name]
+    }
+
+    /// The children shown in slots, without building ``children``.
+    final var shownChildren: [WebViewController] { slots.values }
+
     // MARK: - Regions
 
     /// A part of the body observed on its own: when a change touches only

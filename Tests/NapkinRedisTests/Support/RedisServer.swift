@@ -126,7 +126,7 @@ final class RedisServer: Sendable {
         }
         // Nothing else of the test process: a server that held another
         // test's socket would keep that connection open until it exits.
-        closeInheritedDescriptors(&actions)
+        SpawnActions.closeInheritedDescriptors(&actions)
 
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
@@ -293,16 +293,4 @@ func withRedisClient(_ body: (RedisServer, RedisClient) async throws -> Void) as
             throw error
         }
     }
-}
-
-/// Adds glibc's "close every descriptor from 3 on" to `actions`
-/// (`posix_spawn_file_actions_addclosefrom_np`, glibc 2.34 and later, which
-/// the Glibc module does not export), so the child holds none of the test
-/// process's sockets.
-func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
-    typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
-        fatalError("napkin's tests need glibc 2.34 or later (posix_spawn_file_actions_addclosefrom_np)")
-    }
-    _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
 }
