@@ -5,6 +5,8 @@
 #include <string.h>
 #include <stdio.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/eventfd.h>
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
@@ -26,12 +28,18 @@ static inline size_t napkin_identity_unescape(void *cls, struct MHD_Connection *
     return strlen(s);
 }
 
-/* Starts a daemon in thread-pool + poll mode with suspend/resume enabled.
-   Returns NULL (with errno set where the OS said why) when it cannot start. */
+/* Starts one of napkin's daemons: epoll, driven from outside (napkin's own
+   loop thread calls MHD_run; libmicrohttpd 0.9.75's internal epoll loop can
+   block with ready connections unserved when exactly 128 of them become
+   ready at once), suspend/resume enabled. With listen_fd < 0 it binds
+   host:port; otherwise it serves that listening socket, shared with the
+   daemon that bound it. Returns NULL (with errno set where the OS said why)
+   when it cannot start. */
 static inline struct MHD_Daemon *napkin_start_daemon(
-    const char *host, uint16_t port, unsigned int threads,
+    const char *host, uint16_t port, int listen_fd,
     unsigned int connection_limit, unsigned int per_ip_limit,
     unsigned int timeout_seconds, size_t memory_limit, size_t memory_increment,
+    MHD_AcceptPolicyCallback accept, void *accept_cls,
     MHD_AccessHandlerCallback handler, void *handler_cls,
     MHD_RequestCompletedCallback completed, void *completed_cls,
     napkin_uri_log_cb uri_log, void *uri_log_cls,
@@ -40,7 +48,25 @@ static inline struct MHD_Daemon *napkin_start_daemon(
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     const struct sockaddr *addr;
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME;
+    unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
+    struct MHD_OptionItem options[] = {
+        {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)connection_limit, NULL},
+        {MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)per_ip_limit, NULL},
+        {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)timeout_seconds, NULL},
+        {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)memory_limit, NULL},
+        {MHD_OPTION_CONNECTION_MEMORY_INCREMENT, (intptr_t)memory_increment, NULL},
+        {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls},
+        {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)uri_log, uri_log_cls},
+        {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify, notify_cls},
+        {MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)napkin_identity_unescape, NULL},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    if (listen_fd >= 0) {
+        int fl = fcntl(listen_fd, F_GETFL);
+        if (fl < 0 || fcntl(listen_fd, F_SETFL, fl | O_NONBLOCK) != 0) return NULL;
+        return MHD_start_daemon(flags, port, accept, accept_cls, handler, handler_cls,
+            MHD_OPTION_LISTEN_SOCKET, listen_fd, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+    }
     memset(&v4, 0, sizeof v4);
     memset(&v6, 0, sizeof v6);
     if (inet_pton(AF_INET, host, &v4.sin_addr) == 1) {
@@ -56,34 +82,59 @@ static inline struct MHD_Daemon *napkin_start_daemon(
         errno = EINVAL;
         return NULL;
     }
-    if (threads < 1) threads = 1;
-    if (threads == 1) {
-        return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
-            MHD_OPTION_SOCK_ADDR, addr,
-            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
-            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
-            MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
-            MHD_OPTION_CONNECTION_MEMORY_INCREMENT, memory_increment,
-            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-            MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
-            MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
-            MHD_OPTION_UNESCAPE_CALLBACK, napkin_identity_unescape, NULL,
-            MHD_OPTION_END);
+    return MHD_start_daemon(flags, port, accept, accept_cls, handler, handler_cls,
+        MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/* A non-blocking, close-on-exec eventfd: how napkin wakes a daemon's loop. */
+static inline int napkin_wake_descriptor(void) {
+    return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+}
+
+/* The daemon's listening socket, or -1. */
+static inline int napkin_daemon_listen_fd(struct MHD_Daemon *d) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_LISTEN_FD);
+    return info == NULL ? -1 : (int)info->listen_fd;
+}
+
+/* The daemon's epoll descriptor, readable when MHD_run has work; -1 if none. */
+static inline int napkin_daemon_epoll_fd(struct MHD_Daemon *d) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_EPOLL_FD);
+    return info == NULL ? -1 : info->epoll_fd;
+}
+
+/* How long the loop may wait before it must call MHD_run: milliseconds, 0 when
+   work is pending, -1 for as long as nothing happens. */
+static inline int napkin_daemon_wait_ms(struct MHD_Daemon *d) {
+    MHD_UNSIGNED_LONG_LONG ms = 0;
+    if (MHD_get_timeout(d, &ms) != MHD_YES) return -1;
+    return ms > 60000 ? 60000 : (int)ms;
+}
+
+/* The client's IP address (no port) as 16 bytes, IPv4 as IPv4-mapped IPv6;
+   returns 0 when the address is of another family. */
+static inline int napkin_address_key(const struct sockaddr *a, uint64_t *high, uint64_t *low) {
+    unsigned char bytes[16];
+    if (a == NULL) return 0;
+    if (a->sa_family == AF_INET) {
+        memset(bytes, 0, 10);
+        bytes[10] = 0xff;
+        bytes[11] = 0xff;
+        memcpy(bytes + 12, &((const struct sockaddr_in *)a)->sin_addr, 4);
+    } else if (a->sa_family == AF_INET6) {
+        memcpy(bytes, &((const struct sockaddr_in6 *)a)->sin6_addr, 16);
+    } else {
+        return 0;
     }
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
-        MHD_OPTION_SOCK_ADDR, addr,
-        MHD_OPTION_THREAD_POOL_SIZE, threads,
-        MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
-        MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
-        MHD_OPTION_CONNECTION_MEMORY_INCREMENT, memory_increment,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-        MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
-        MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
-        MHD_OPTION_UNESCAPE_CALLBACK, napkin_identity_unescape, NULL,
-        MHD_OPTION_END);
+    memcpy(high, bytes, 8);
+    memcpy(low, bytes + 8, 8);
+    return 1;
+}
+
+/* napkin_address_key of a connection's client. */
+static inline int napkin_connection_address_key(struct MHD_Connection *c, uint64_t *high, uint64_t *low) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? 0 : napkin_address_key(info->client_addr, high, low);
 }
 
 /* The port the daemon is bound to (useful after binding port 0); 0 if unknown. */

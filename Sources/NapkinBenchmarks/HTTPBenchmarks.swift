@@ -42,7 +42,7 @@ enum HTTPBenchmarks {
         let napkin = HTTPServer(configuration: .init(workerThreads: threads, connectionLimit: 4096, perIPConnectionLimit: 0), responder: router)
         try napkin.start()
 
-        var table = Table("NapkinHTTP vs libmicrohttpd from C (wrk -t2 -c50, best of 4 alternating × 4 s, \(threads) worker threads, poll, \(memoryLimit / 1024) KiB pool)",
+        var table = Table("NapkinHTTP vs libmicrohttpd from C (wrk -t2 -c50, best of 4 alternating × 4 s, \(threads) loop threads, epoll, \(memoryLimit / 1024) KiB pool)",
                           columns: ["case", "C req/s", "napkin req/s", "ratio", "target", "C µs CPU/req", "napkin µs CPU/req"])
         _ = try wrk(port: floorPort, path: "/", seconds: 1)
         _ = try wrk(port: napkin.port, path: "/", seconds: 1)

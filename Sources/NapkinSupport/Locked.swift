@@ -11,7 +11,7 @@ import Darwin
 /// napkin uses this instead of `Synchronization.Mutex` because ThreadSanitizer
 /// understands `pthread_mutex_t`, and napkin's suite runs under it: with a
 /// futex-based lock it reports races that cannot happen — every time when both
-/// sides are libmicrohttpd's own worker threads — and a real race would hide
+/// sides are napkin's server-loop threads — and a real race would hide
 /// among them. Uncontended, a pthread mutex costs the same.
 ///
 /// The value and its mutex live in one allocation (a `ManagedBuffer` whose

@@ -1,11 +1,11 @@
 /* The floor for napkin's HTTP benchmark: libmicrohttpd driven from plain C, in
-   the same threading mode as NapkinHTTP (thread pool, poll, suspend/resume
-   enabled) and with the same per-connection memory pool.
+   the same threading mode as NapkinHTTP (loops.h: a loop per thread, epoll,
+   suspend/resume enabled) and with the same per-connection memory pool.
    Usage: hello <threads> <memory-limit> <static-file>
    Prints the bound port, then serves until killed:
      /static/...  the given file (read per request, sent from the fd)
      anything else  "Hello, World!" as text/plain */
-#include <microhttpd.h>
+#include "loops.h"
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +16,7 @@
 
 static const char *file_path;
 static const char hello[] = "Hello, World!";
+static size_t memory_limit;
 
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                const char *version, const char *upload, size_t *upload_size, void **con_cls) {
@@ -40,6 +41,17 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     return ret;
 }
 
+static struct MHD_Daemon *start(int listen_fd) {
+    unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
+    if (listen_fd >= 0)
+        return MHD_start_daemon(flags, 0, NULL, NULL, handler, NULL, MHD_OPTION_LISTEN_SOCKET, listen_fd,
+                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit, MHD_OPTION_CONNECTION_LIMIT, 4096u,
+                                MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_END);
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, NULL,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit, MHD_OPTION_CONNECTION_LIMIT, 4096u,
+                            MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_END);
+}
+
 int main(int argc, char **argv) {
     struct MHD_Daemon *d;
     const union MHD_DaemonInfo *info;
@@ -48,13 +60,9 @@ int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
     signal(SIGTERM, SIG_DFL);
     signal(SIGINT, SIG_DFL);
-    d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME,
-                         0, NULL, NULL, handler, NULL,
-                         MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)atoi(argv[1]),
-                         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)atol(argv[2]),
-                         MHD_OPTION_CONNECTION_LIMIT, 4096u,
-                         MHD_OPTION_CONNECTION_TIMEOUT, 30u,
-                         MHD_OPTION_END);
+    memory_limit = (size_t)atol(argv[2]);
+    struct floor_loop *loops = floor_start(atoi(argv[1]) < 1 ? 1 : atoi(argv[1]), start);
+    d = loops ? loops[0].daemon : NULL;
     if (d == NULL) { fprintf(stderr, "cannot start\n"); return 1; }
     info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     printf("%u\n", (unsigned)info->port);

@@ -1,6 +1,6 @@
 /* The floor for the live-users run: libmicrohttpd driven from plain C, in the
-   same mode and limits as napkin's defaults (thread pool, poll,
-   suspend/resume, 8 KiB pool, 256 connections an address), answering the
+   same mode and limits as napkin's defaults (loops.h: a loop per thread,
+   epoll, suspend/resume; 8 KiB pool, 256 connections an address), answering the
    steps liveusers.c takes just enough for it to go through them:
      GET /                 a page with a session cookie, a CSRF field and a login form
      POST /_napkin/action  303 with a new session cookie
@@ -12,7 +12,7 @@
    measures.
    Usage: livefloor <threads>   Prints the bound port, then serves until killed. */
 #define _GNU_SOURCE
-#include <microhttpd.h>
+#include "loops.h"
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +23,7 @@
 
 struct stream {
     struct MHD_Connection *connection;
+    struct floor_loop *loop;
     pthread_mutex_t lock;
     int suspended, pending, closed;
     struct stream *next, *prev;
@@ -79,6 +80,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     } else if (strcmp(url, "/_napkin/events") == 0) {
         struct stream *s = calloc(1, sizeof *s);
         s->connection = c;
+        s->loop = floor_current;
         pthread_mutex_init(&s->lock, NULL);
         pthread_mutex_lock(&streams_lock);
         s->next = streams;
@@ -112,12 +114,26 @@ static void *ticker(void *arg) {
             s->pending = 1;
             int resume = s->suspended;
             s->suspended = 0;
-            if (resume) MHD_resume_connection(s->connection);
+            if (resume) {
+                MHD_resume_connection(s->connection);
+                floor_wake(s->loop);
+            }
             pthread_mutex_unlock(&s->lock);
         }
         pthread_mutex_unlock(&streams_lock);
     }
     return NULL;
+}
+
+static struct MHD_Daemon *start(int listen_fd) {
+    unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
+    if (listen_fd >= 0)
+        return MHD_start_daemon(flags, 0, NULL, NULL, handler, NULL, MHD_OPTION_LISTEN_SOCKET, listen_fd,
+                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)8192, MHD_OPTION_CONNECTION_LIMIT, 9000u,
+                                MHD_OPTION_PER_IP_CONNECTION_LIMIT, 256u, MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_END);
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, NULL,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)8192, MHD_OPTION_CONNECTION_LIMIT, 9000u,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, 256u, MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_END);
 }
 
 int main(int argc, char **argv) {
@@ -129,14 +145,8 @@ int main(int argc, char **argv) {
     rl.rlim_cur = rl.rlim_max;
     setrlimit(RLIMIT_NOFILE, &rl);
     signal(SIGPIPE, SIG_IGN);
-    d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME,
-                         0, NULL, NULL, handler, NULL,
-                         MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)atoi(argv[1]),
-                         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)8192,
-                         MHD_OPTION_CONNECTION_LIMIT, 18000u,
-                         MHD_OPTION_PER_IP_CONNECTION_LIMIT, 256u,
-                         MHD_OPTION_CONNECTION_TIMEOUT, 30u,
-                         MHD_OPTION_END);
+    struct floor_loop *loops = floor_start(atoi(argv[1]) < 1 ? 1 : atoi(argv[1]), start);
+    d = loops ? loops[0].daemon : NULL;
     if (d == NULL) { fprintf(stderr, "cannot start\n"); return 1; }
     pthread_create(&thread, NULL, ticker, NULL);
     printf("%u\n", (unsigned)MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT)->port);

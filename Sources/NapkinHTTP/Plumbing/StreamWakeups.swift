@@ -7,8 +7,8 @@ import Glibc
 ///
 /// A streamed body whose channel is empty sleeps in libmicrohttpd, suspended;
 /// a value offered to its channel resumes the connection, and every resume
-/// wakes libmicrohttpd's worker thread, which then walks all of its suspended
-/// connections. One change that patches 10,000 tabs would wake the workers up
+/// wakes the connection's server loop, which then walks all of its suspended
+/// connections. One change that patches 10,000 tabs would wake the loops up
 /// to 10,000 times, each time walking thousands of connections, while the
 /// patches are still being made. Offered inside ``coalescing(_:)``, the
 /// connections are resumed one after another when the burst ends, and the

@@ -28,11 +28,14 @@ final class BodyPump: ChannelWaker {
 
     /// The `MHD_Connection` address; resumed only by the side that saw it suspended.
     let connection: UInt
+    /// The loop that runs the connection.
+    let loop: ServerLoop?
     let channel: Channel<[UInt8]>
     private let state = Locked(State())
 
-    init(connection: UInt, channel: Channel<[UInt8]>) {
+    init(connection: UInt, loop: ServerLoop?, channel: Channel<[UInt8]>) {
         self.connection = connection
+        self.loop = loop
         self.channel = channel
     }
 
@@ -121,7 +124,11 @@ final class BodyPump: ChannelWaker {
         }
         guard resume else { return }
         let connection = connection
-        StreamWakeups.deliver { MHD_resume_connection(OpaquePointer(bitPattern: connection)) }
+        let loop = loop
+        StreamWakeups.deliver {
+            MHD_resume_connection(OpaquePointer(bitPattern: connection))
+            loop?.wake()
+        }
     }
 
     /// Ends the body at shutdown: the client gets what is buffered, then the final chunk.

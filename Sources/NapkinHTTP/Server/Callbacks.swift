@@ -36,15 +36,25 @@ enum Callbacks {
         core.unregister(context, waiting: handedOff)
     }
 
-    /// Counts open connections, so a full server can answer 503 at once.
-    static let connection: MHD_NotifyConnectionCallback = { cls, _, _, code in
+    /// Counts open connections, so a full server can answer 503 at once, and
+    /// each address's, for the per-address limit.
+    static let connection: MHD_NotifyConnectionCallback = { cls, connection, _, code in
         guard let cls else { return }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         if code == MHD_ConnectionNotificationCode(rawValue: 0) {   // MHD_CONNECTION_NOTIFY_STARTED
             core.openConnections.add(1, ordering: .relaxed)
+            core.peers.opened(connection)
         } else {
             core.openConnections.subtract(1, ordering: .relaxed)
+            core.peers.closed(connection)
         }
+    }
+
+    /// Refuses a new connection from an address at its limit.
+    static let accept: MHD_AcceptPolicyCallback = { cls, address, _ in
+        guard let cls else { return MHDResult.yes }
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        return core.peers.admits(address) ? MHDResult.yes : MHDResult.no
     }
 
     static let access: MHD_AccessHandlerCallback = { cls, connection, _, method, _, uploadData, uploadSize, conCls in

@@ -5,10 +5,10 @@ import Synchronization
 
 /// An HTTP/1.1 server: libmicrohttpd on the wire, Swift concurrency in the handlers.
 ///
-/// libmicrohttpd's worker threads parse requests; each request's connection is
-/// suspended while its handler runs in a Swift task, so no thread waits on slow
-/// handlers or idle event streams. Handlers that never `await` run inline on the
-/// worker thread with no hop at all.
+/// napkin's event-loop threads, each running a libmicrohttpd daemon, parse
+/// requests; each request's connection is suspended while its handler runs in a
+/// Swift task, so no thread waits on slow handlers or idle event streams.
+/// Handlers that never `await` run inline on the loop's thread with no hop at all.
 ///
 /// ```swift
 /// var router = HTTPRouter()
@@ -18,7 +18,7 @@ import Synchronization
 /// ```
 public final class HTTPServer: Sendable {
     private struct Running {
-        var daemon: UInt = 0
+        var loops: [ServerLoop] = []
         var port = 0
         var core: ServerCore?
         var stopped = false
@@ -49,7 +49,7 @@ public final class HTTPServer: Sendable {
     /// (port taken, bad host) or the server was already started.
     public func start() throws {
         try running.withLock { state in
-            guard state.daemon == 0, !state.stopped else { throw HTTPServerError("the server was already started") }
+            guard state.loops.isEmpty, !state.stopped else { throw HTTPServerError("the server was already started") }
             signal(SIGPIPE, SIG_IGN)
             // Past `connectionLimit` a few more connections are accepted, only
             // to be answered 503 at once: a full server says so instead of
@@ -59,22 +59,19 @@ public final class HTTPServer: Sendable {
             HTTPServer.raiseFileLimit(to: acceptLimit + 256)
             let core = ServerCore(
                 responder: responder, maxBodySize: configuration.maxRequestBodySize,
-                bodyBudget: configuration.maxBufferedBodyBytes, connectionLimit: limit, log: log)
+                bodyBudget: configuration.maxBufferedBodyBytes, connectionLimit: limit,
+                perIPConnectionLimit: configuration.perIPConnectionLimit, log: log)
             let cls = Unmanaged.passRetained(core).toOpaque()
-            let timeout = max(1, Int(configuration.connectionTimeout.components.seconds))
-            errno = 0
-            let daemon = napkin_start_daemon(
-                configuration.host, UInt16(clamping: configuration.port), UInt32(max(1, configuration.workerThreads)),
-                UInt32(acceptLimit), UInt32(max(0, configuration.perIPConnectionLimit)),
-                UInt32(timeout), max(4096, configuration.connectionMemoryLimit), 1024,
-                Callbacks.access, cls, Callbacks.completed, cls, Callbacks.uriLog, cls, Callbacks.connection, cls)
-            guard let daemon else {
-                let reason = errno != 0 ? String(cString: strerror(errno)) : "libmicrohttpd refused to start"
+            var daemons: [OpaquePointer] = []
+            do {
+                daemons = try HTTPServer.startDaemons(configuration, acceptLimit: acceptLimit, cls: cls)
+                state.loops = try daemons.map { try ServerLoop(daemon: $0) }
+            } catch {
+                for daemon in daemons { MHD_stop_daemon(daemon) }
                 Unmanaged<ServerCore>.fromOpaque(cls).release()
-                throw HTTPServerError("cannot listen on \(configuration.host):\(configuration.port): \(reason)")
+                throw error
             }
-            state.daemon = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(daemon)))
-            state.port = Int(napkin_daemon_port(daemon))
+            state.port = Int(napkin_daemon_port(daemons[0]))
             state.core = core
             MemoryReturn.pinThreshold
             if let interval = configuration.memoryTrimInterval {
@@ -83,19 +80,50 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// One daemon per loop thread: the first binds the address, the others
+    /// share its listening socket, and each takes its share of the connections.
+    private static func startDaemons(_ configuration: ServerConfiguration, acceptLimit: Int, cls: UnsafeMutableRawPointer) throws -> [OpaquePointer] {
+        let count = max(1, configuration.workerThreads)
+        let timeout = max(1, Int(configuration.connectionTimeout.components.seconds))
+        var daemons: [OpaquePointer] = []
+        for index in 0..<count {
+            errno = 0
+            // A full daemon stops accepting and leaves new connections to the others.
+            let share = (acceptLimit + count - 1) / count
+            let daemon = napkin_start_daemon(
+                configuration.host, UInt16(clamping: configuration.port),
+                index == 0 ? -1 : Int32(napkin_daemon_listen_fd(daemons[0])),
+                UInt32(share), UInt32(max(0, configuration.perIPConnectionLimit)),
+                UInt32(timeout), max(4096, configuration.connectionMemoryLimit), 1024,
+                Callbacks.accept, cls, Callbacks.access, cls, Callbacks.completed, cls,
+                Callbacks.uriLog, cls, Callbacks.connection, cls)
+            guard let daemon else {
+                let reason = errno != 0 ? String(cString: strerror(errno)) : "libmicrohttpd refused to start"
+                for started in daemons { MHD_stop_daemon(started) }
+                throw HTTPServerError("cannot listen on \(configuration.host):\(configuration.port): \(reason)")
+            }
+            daemons.append(daemon)
+        }
+        return daemons
+    }
+
     /// Stops gracefully: stop accepting, end event streams, let in-flight requests finish
     /// within the grace period (then answer them 503), resume every suspended connection,
     /// stop libmicrohttpd, and return. Safe to call more than once.
     public func shutdown() async {
-        let taken = running.withLock { state -> (UInt, ServerCore)? in
-            guard state.daemon != 0, let core = state.core else { return nil }
+        let taken = running.withLock { state -> ([ServerLoop], ServerCore)? in
+            guard !state.loops.isEmpty, let core = state.core else { return nil }
             state.trimmer?.cancel()
-            defer { state.daemon = 0; state.core = nil; state.stopped = true; state.trimmer = nil }
-            return (state.daemon, core)
+            defer { state.loops = []; state.core = nil; state.stopped = true; state.trimmer = nil }
+            return (state.loops, core)
         }
-        guard let (address, core) = taken, let daemon = OpaquePointer(bitPattern: address) else { return }
+        guard let (loops, core) = taken else { return }
         core.stopping.store(true, ordering: .sequentiallyConsistent)
-        let listener = napkin_quiesce(daemon)
+        var listener: Int32 = -1
+        for loop in loops {
+            let returned = await loop.quiesce()
+            if listener < 0 { listener = returned }
+        }
         core.endStreams()
         await core.waitForDrain(grace: configuration.shutdownGracePeriod)
         core.forceAll()
@@ -103,7 +131,10 @@ public final class HTTPServer: Sendable {
         if core.liveRequestCount > 0 {
             await core.waitForDrain(grace: .seconds(1))
         }
-        MHD_stop_daemon(daemon)
+        for loop in loops {
+            await loop.stop()
+            MHD_stop_daemon(loop.daemonPointer)
+        }
         if listener >= 0 { close(listener) }
         Unmanaged.passUnretained(core).release()
     }
@@ -119,7 +150,7 @@ public final class HTTPServer: Sendable {
 
     /// As ``runUntilSignalled()``, calling `ready` once the signal handlers are in place (for tests).
     func runUntilSignalled(ready: (@Sendable () -> Void)?) async throws {
-        if running.withLock({ $0.daemon == 0 && !$0.stopped }) { try start() }
+        if running.withLock({ $0.loops.isEmpty && !$0.stopped }) { try start() }
         let signals = [SIGINT, SIGTERM]
         let fired = Atomic<Bool>(false)
         var sources: [any DispatchSourceSignal] = []

@@ -43,10 +43,13 @@ final class RequestContext: Sendable {
     /// used on libmicrohttpd's thread inside callbacks, or while the connection is
     /// suspended (when libmicrohttpd allows other threads to queue and resume).
     let connection: UInt
+    /// The loop that runs the connection, woken after resuming it from elsewhere.
+    let loop: ServerLoop?
     let state = Locked(State())
 
     init(target: String, connection: OpaquePointer?) {
         self.target = target
+        loop = ServerLoop.current
         self.connection = UInt(bitPattern: connection.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0)
     }
 

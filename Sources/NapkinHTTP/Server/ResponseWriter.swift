@@ -64,7 +64,7 @@ enum ResponseWriter {
 
     /// A libmicrohttpd response that pulls `channel` through a ``BodyPump``.
     private static func pump(_ channel: Channel<[UInt8]>, context: RequestContext, core: ServerCore) -> OpaquePointer? {
-        let pump = BodyPump(connection: context.connection, channel: channel)
+        let pump = BodyPump(connection: context.connection, loop: context.loop, channel: channel)
         context.state.withLock { $0.pump = pump }
         core.register(pump)
         channel.onTermination { [weak core] in core?.unregister(pump) }

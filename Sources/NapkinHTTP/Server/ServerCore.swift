@@ -37,6 +37,8 @@ final class ServerCore: Sendable {
     let connectionLimit: Int
     /// Connections open right now (libmicrohttpd's connection notifications).
     let openConnections = Atomic<Int>(0)
+    /// Connections open per client address, against the per-address limit.
+    let peers: PeerConnections
 
     /// How many connections past the limit are accepted only to be told the
     /// server is full.
@@ -46,8 +48,9 @@ final class ServerCore: Sendable {
 
     init(
         responder: any HTTPResponder, maxBodySize: Int, bodyBudget: Int = .max, connectionLimit: Int = .max,
-        log: @escaping @Sendable (String) -> Void
+        perIPConnectionLimit: Int = 0, log: @escaping @Sendable (String) -> Void
     ) {
+        peers = PeerConnections(limit: perIPConnectionLimit)
         self.responder = responder
         self.maxBodySize = maxBodySize
         self.bodyBudget = bodyBudget
@@ -191,6 +194,7 @@ final class ServerCore: Sendable {
         if queueNow, let connection = context.connectionPointer {
             ResponseWriter.queue(response, on: connection, isHead: isHead, context: context, core: self)
             MHD_resume_connection(connection)
+            context.loop?.wake()
         } else if !queueNow, context.state.withLock({ $0.phase == .delivered }) {
             // Answered already (shutdown forced a 503, or the client left): never sent.
             response.body.discard()
