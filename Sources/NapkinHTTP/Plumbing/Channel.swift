@@ -373,18 +373,25 @@ public final class Channel<Element: Sendable>: Sendable {
         poll(registering: .waker(waker))
     }
 
-    /// ``poll(waker:)`` with a waker object, registered without allocating:
-    /// a stream's body pump polls once per event.
+    /// ``poll(waker:)`` with a waker object, registered without allocating,
+    /// for a consumer that must fall asleep before it can be woken: when
+    /// nothing is ready, `sleep` runs holding the channel's lock as the
+    /// waker is registered, so the waker (called outside the lock) always
+    /// finds the consumer asleep. libmicrohttpd's content reader suspends its
+    /// connection there, and the waker resumes it.
     @specialized(where Element == [UInt8])
-    func poll(waking waker: any ChannelWaker) -> Poll {
-        poll(registering: .wakerObject(waker))
+    func poll(waking waker: any ChannelWaker, sleeping sleep: () -> Void) -> Poll {
+        poll(registering: .wakerObject(waker), sleeping: sleep)
     }
 
-    private func poll(registering consumer: Consumer) -> Poll {
+    private func poll(registering consumer: Consumer, sleeping sleep: () -> Void = {}) -> Poll {
         var wake = Wake()
         let result = state.withLock { state -> Poll in
             let result = take(&state, wake: &wake)
-            if case .pending = result { state.consumer = consumer }
+            if case .pending = result {
+                sleep()
+                state.consumer = consumer
+            }
             return result
         }
         wake.run()

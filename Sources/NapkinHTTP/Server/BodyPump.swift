@@ -6,32 +6,28 @@ import CMicroHTTPD
 ///
 /// When the reader finds nothing ready it suspends the connection and
 /// returns 0 (returning 0 without suspending would spin a core); the
-/// channel's waker resumes it. The pump's own lock orders the two: a value
-/// that arrives between the poll and the suspend is not lost, because the
-/// waker then finds `suspended` false and leaves a note the reader checks
-/// before it suspends.
+/// channel's waker resumes it. The suspend happens under the channel's lock
+/// as the pump registers as its waker (``Channel/poll(waking:sleeping:)``),
+/// so a value that arrives at any moment finds the connection suspended, and
+/// the one wake it causes resumes it: the pump needs no lock of its own.
 ///
 /// Every way the body can end goes through the channel: the client leaving
 /// (``close()``, from libmicrohttpd's completed callback) cancels it; server
 /// shutdown (``end()``) finishes it, so the client gets the final chunk. The
-/// channel's termination handlers do the rest.
+/// channel's termination handlers do the rest. A cancelled channel wakes no
+/// one, and a suspended connection is never completed (libmicrohttpd does not
+/// see a client leave while it sleeps), so no wake can reach a closed connection.
 final class BodyPump: ChannelWaker {
-    private struct State {
-        /// A chunk partly copied out; the rest goes first on the next read.
-        var leftover: [UInt8] = []
-        var offset = 0
-        var suspended = false
-        /// The waker fired while the reader was between poll and suspend.
-        var woken = false
-        var closed = false
-    }
-
-    /// The `MHD_Connection` address; resumed only by the side that saw it suspended.
+    /// The `MHD_Connection` address.
     let connection: UInt
     /// The loop that runs the connection.
     let loop: ServerLoop?
     let channel: Channel<[UInt8]>
-    private let state = Locked(State())
+    /// A chunk partly copied out, and how far: the rest goes first on the
+    /// next read. Only the connection's loop thread touches them (the reader
+    /// and the completed callback both run there).
+    nonisolated(unsafe) private var leftover: [UInt8] = []
+    nonisolated(unsafe) private var offset = 0
 
     init(connection: UInt, loop: ServerLoop?, channel: Channel<[UInt8]>) {
         self.connection = connection
@@ -60,9 +56,13 @@ final class BodyPump: ChannelWaker {
 
     /// libmicrohttpd's content reader: copy what is ready, end, or suspend.
     func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
-        if let copied = copyLeftover(into: buffer, max: max) { return copied }
+        if !leftover.isEmpty { return copyLeftover(into: buffer, max: max) }
+        let connection = connection
         while true {
-            switch channel.poll(waking: self) {
+            let next = channel.poll(waking: self) {
+                MHD_suspend_connection(OpaquePointer(bitPattern: connection))
+            }
+            switch next {
             case .value(let chunk):
                 guard !chunk.isEmpty else { continue }
                 let n = Swift.min(chunk.count, max)
@@ -70,10 +70,8 @@ final class BodyPump: ChannelWaker {
                     UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress!, byteCount: n)
                 }
                 if n < chunk.count {
-                    state.withLock { s in
-                        s.leftover = chunk
-                        s.offset = n
-                    }
+                    leftover = chunk
+                    offset = n
                 }
                 return n
             case .end:
@@ -81,48 +79,26 @@ final class BodyPump: ChannelWaker {
             case .failed:
                 return BodyPump.endWithError
             case .pending:
-                let suspended = state.withLock { s -> Bool in
-                    if s.woken || s.closed {
-                        s.woken = false
-                        return false
-                    }
-                    s.suspended = true
-                    MHD_suspend_connection(OpaquePointer(bitPattern: connection))
-                    return true
-                }
-                if suspended { return 0 }
+                return 0
             }
         }
     }
 
-    private func copyLeftover(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int? {
-        state.withLock { s -> Int? in
-            guard !s.leftover.isEmpty else { return nil }
-            let n = Swift.min(s.leftover.count - s.offset, max)
-            s.leftover.withUnsafeBytes { bytes in
-                UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + s.offset, byteCount: n)
-            }
-            s.offset += n
-            if s.offset == s.leftover.count {
-                s.leftover = []
-                s.offset = 0
-            }
-            return n
+    private func copyLeftover(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
+        let n = Swift.min(leftover.count - offset, max)
+        leftover.withUnsafeBytes { bytes in
+            UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + offset, byteCount: n)
         }
+        offset += n
+        if offset == leftover.count {
+            leftover = []
+            offset = 0
+        }
+        return n
     }
 
-    /// The channel has something (or ended): resume the reader if it sleeps.
+    /// The channel has something (or ended) while the connection sleeps: resume it.
     func wake() {
-        let resume = state.withLock { s -> Bool in
-            guard !s.closed else { return false }
-            guard s.suspended else {
-                s.woken = true
-                return false
-            }
-            s.suspended = false
-            return true
-        }
-        guard resume else { return }
         let connection = connection
         let loop = loop
         StreamWakeups.deliver {
@@ -136,12 +112,9 @@ final class BodyPump: ChannelWaker {
         channel.finish()
     }
 
-    /// The connection is gone: never touch it again; cancel the channel.
+    /// The connection is gone: cancel the channel, which wakes no one.
     func close() {
-        state.withLock { s in
-            s.closed = true
-            s.leftover = []
-        }
+        leftover = []
         channel.cancel()
     }
 
