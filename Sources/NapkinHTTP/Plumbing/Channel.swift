@@ -303,14 +303,17 @@ public final class Channel<Element: Sendable>: Sendable {
         wake.run()
     }
 
-    /// The consumer's end: drops everything buffered and terminates.
-    /// Idempotent.
+    /// The consumer's end (or a producer abandoning what it buffered): drops
+    /// everything buffered and terminates; a consumer waiting for the next
+    /// value learns of the end. Idempotent.
     @specialized(where Element == [UInt8])
     public func cancel() {
         var wake = Wake()
         state.withLock { state in
             guard !Self.isTerminated(state) else { return }
-            if let consumer = state.consumer, case .task = consumer {
+            // A waiting task gets the end; a poller's waker is called, so a
+            // consumer asleep (a suspended connection) wakes to find it.
+            if let consumer = state.consumer {
                 wake.consumer = consumer
                 wake.consumerResult = .success(nil)
             }

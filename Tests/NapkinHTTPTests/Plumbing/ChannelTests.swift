@@ -153,6 +153,19 @@ struct ChannelTests {
         #expect(channel.isTerminated)
     }
 
+    @Test("a cancel calls the waker too: a sleeping poller learns the channel ended")
+    func cancelWakesThePoller() {
+        let channel = Channel<Int>(policy: .dropOldest(capacity: 4))
+        let wakes = Atomic<Int>(0)
+        guard case .pending = channel.poll(waker: { wakes.add(1, ordering: .relaxed) }) else {
+            Issue.record("expected pending"); return
+        }
+        channel.cancel()
+        channel.cancel()
+        #expect(wakes.load(ordering: .relaxed) == 1)
+        guard case .end = channel.poll(waker: {}) else { Issue.record("expected the end"); return }
+    }
+
     @Test("offerIfIdle sends only to a consumer waiting on an empty buffer (heartbeats)")
     func offerIfIdle() {
         let channel = Channel<Int>(policy: .backpressure(capacity: 1))

@@ -146,6 +146,27 @@ struct EventStreamExitTests {
         }
     }
 
+    @Test("the app cancels the stream: its sleeping connection wakes and the client gets the end")
+    func appCancels() async throws {
+        let probe = Probe()
+        try await withServer(probe.router()) { server in
+            let connection = try await offPool { () throws -> TestConnection in
+                let connection = try TestConnection(port: server.port)
+                try connection.sendRequest("GET", "/events")
+                _ = try connection.readHead()
+                _ = try connection.readChunk()
+                return connection
+            }
+            probe.channels.withLock { $0.first }?.cancel()
+            try await probe.waitForTermination()
+            let ended = try await offPool { () throws -> Bool in
+                while try connection.readChunk() != nil {}
+                return true
+            }
+            #expect(ended)
+        }
+    }
+
     @Test("server shutdown: the client gets what was offered, then the end; the channel terminates")
     func shutdown() async throws {
         let probe = Probe()
