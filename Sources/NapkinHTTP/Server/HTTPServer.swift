@@ -63,14 +63,18 @@ public final class HTTPServer: Sendable {
                 perIPConnectionLimit: configuration.perIPConnectionLimit, log: log)
             let cls = Unmanaged.passRetained(core).toOpaque()
             var daemons: [OpaquePointer] = []
+            var wakeDescriptors: [Int32] = []
             do {
                 daemons = try HTTPServer.startDaemons(configuration, acceptLimit: acceptLimit, cls: cls)
-                state.loops = try daemons.map { try ServerLoop(daemon: $0) }
+                // Everything that can fail, before any loop's thread starts.
+                for _ in daemons { wakeDescriptors.append(try ServerLoop.makeWakeDescriptor()) }
             } catch {
+                for descriptor in wakeDescriptors { close(descriptor) }
                 for daemon in daemons { MHD_stop_daemon(daemon) }
                 Unmanaged<ServerCore>.fromOpaque(cls).release()
                 throw error
             }
+            state.loops = zip(daemons, wakeDescriptors).map { ServerLoop(daemon: $0, wakeDescriptor: $1) }
             state.port = Int(napkin_daemon_port(daemons[0]))
             state.core = core
             MemoryReturn.pinThreshold

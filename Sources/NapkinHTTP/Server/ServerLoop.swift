@@ -30,16 +30,30 @@ final class ServerLoop: Sendable {
     private let control = Locked(Control())
 
     /// Starts the loop's thread for `daemon` (an `MHD_Daemon` started for
-    /// external epoll). Throws when the thread's wake-up descriptor cannot be made.
-    init(daemon: OpaquePointer) throws {
+    /// external epoll), woken through `wakeDescriptor` (from
+    /// ``makeWakeDescriptor()``), which the loop then owns.
+    init(daemon: OpaquePointer, wakeDescriptor: Int32) {
         self.daemon = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(daemon)))
-        wakeDescriptor = napkin_wake_descriptor()
-        guard wakeDescriptor >= 0 else {
-            throw HTTPServerError("cannot create the server loop's wake-up descriptor: \(String(cString: strerror(errno)))")
-        }
+        self.wakeDescriptor = wakeDescriptor
         let thread = Thread { [self] in run() }
         thread.name = "napkin-http"
         thread.start()
+    }
+
+    /// Closed only when nothing can wake the loop any more: requests and
+    /// streams hold their loop, so a late wake never writes to a number the
+    /// process has since given to another file.
+    deinit {
+        close(wakeDescriptor)
+    }
+
+    /// A descriptor for a loop to be woken through.
+    static func makeWakeDescriptor() throws -> Int32 {
+        let descriptor = napkin_wake_descriptor()
+        guard descriptor >= 0 else {
+            throw HTTPServerError("cannot create a server loop's wake-up descriptor: \(String(cString: strerror(errno)))")
+        }
+        return descriptor
     }
 
     var daemonPointer: OpaquePointer { OpaquePointer(bitPattern: daemon)! }
@@ -99,7 +113,6 @@ final class ServerLoop: Sendable {
             MHD_run(daemon)
             if handleRequests(daemon) { break }
         }
-        close(wakeDescriptor)
     }
 
     /// Answers quiesce requests; `true` when the loop is to end.
