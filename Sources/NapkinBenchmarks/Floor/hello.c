@@ -16,7 +16,6 @@
 
 static const char *file_path;
 static const char hello[] = "Hello, World!";
-static size_t memory_limit;
 
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                const char *version, const char *upload, size_t *upload_size, void **con_cls) {
@@ -41,17 +40,6 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     return ret;
 }
 
-static struct MHD_Daemon *start(int listen_fd) {
-    unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
-    if (listen_fd >= 0)
-        return MHD_start_daemon(flags, 0, NULL, NULL, handler, NULL, MHD_OPTION_LISTEN_SOCKET, listen_fd,
-                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit, MHD_OPTION_CONNECTION_LIMIT, 4096u,
-                                MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_END);
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, NULL,
-                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit, MHD_OPTION_CONNECTION_LIMIT, 4096u,
-                            MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_END);
-}
-
 int main(int argc, char **argv) {
     struct MHD_Daemon *d;
     const union MHD_DaemonInfo *info;
@@ -60,8 +48,13 @@ int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
     signal(SIGTERM, SIG_DFL);
     signal(SIGINT, SIG_DFL);
-    memory_limit = (size_t)atol(argv[2]);
-    struct floor_loop *loops = floor_start(atoi(argv[1]) < 1 ? 1 : atoi(argv[1]), start);
+    struct MHD_OptionItem options[] = {
+        {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)atol(argv[2]), NULL},
+        {MHD_OPTION_CONNECTION_LIMIT, 4096, NULL},
+        {MHD_OPTION_CONNECTION_TIMEOUT, 30, NULL},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    struct floor_loop *loops = floor_start(atoi(argv[1]), handler, options);
     d = loops ? loops[0].daemon : NULL;
     if (d == NULL) { fprintf(stderr, "cannot start\n"); return 1; }
     info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);

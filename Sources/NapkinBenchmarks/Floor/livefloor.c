@@ -125,17 +125,6 @@ static void *ticker(void *arg) {
     return NULL;
 }
 
-static struct MHD_Daemon *start(int listen_fd) {
-    unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
-    if (listen_fd >= 0)
-        return MHD_start_daemon(flags, 0, NULL, NULL, handler, NULL, MHD_OPTION_LISTEN_SOCKET, listen_fd,
-                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)8192, MHD_OPTION_CONNECTION_LIMIT, 9000u,
-                                MHD_OPTION_PER_IP_CONNECTION_LIMIT, 256u, MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_END);
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, NULL,
-                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)8192, MHD_OPTION_CONNECTION_LIMIT, 9000u,
-                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, 256u, MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_END);
-}
-
 int main(int argc, char **argv) {
     struct MHD_Daemon *d;
     pthread_t thread;
@@ -145,7 +134,14 @@ int main(int argc, char **argv) {
     rl.rlim_cur = rl.rlim_max;
     setrlimit(RLIMIT_NOFILE, &rl);
     signal(SIGPIPE, SIG_IGN);
-    struct floor_loop *loops = floor_start(atoi(argv[1]) < 1 ? 1 : atoi(argv[1]), start);
+    struct MHD_OptionItem options[] = {
+        {MHD_OPTION_CONNECTION_MEMORY_LIMIT, 8192, NULL},
+        {MHD_OPTION_CONNECTION_LIMIT, 9000, NULL},
+        {MHD_OPTION_PER_IP_CONNECTION_LIMIT, 256, NULL},
+        {MHD_OPTION_CONNECTION_TIMEOUT, 30, NULL},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    struct floor_loop *loops = floor_start(atoi(argv[1]), handler, options);
     d = loops ? loops[0].daemon : NULL;
     if (d == NULL) { fprintf(stderr, "cannot start\n"); return 1; }
     pthread_create(&thread, NULL, ticker, NULL);

@@ -50,14 +50,23 @@ static void *floor_run(void *arg) {
     return NULL;
 }
 
-/* Starts `threads` loops; `start(listen_fd)` starts one daemon (binding when
-   listen_fd is -1). Returns the loops, or NULL. */
-static struct floor_loop *floor_start(int threads, struct MHD_Daemon *(*start)(int listen_fd)) {
+/* Starts `threads` loops (at least one), each with a daemon serving
+   `handler` with `options` (an MHD_OPTION_ARRAY list): the first binds a free
+   port, the others share its listening socket. Returns the loops, or NULL. */
+static struct floor_loop *floor_start(int threads, MHD_AccessHandlerCallback handler, struct MHD_OptionItem *options) {
+    const unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
+    if (threads < 1) threads = 1;
     struct floor_loop *loops = calloc((size_t)threads, sizeof *loops);
     int listen_fd = -1;
     for (int i = 0; i < threads; i++) {
-        if (listen_fd >= 0) fcntl(listen_fd, F_SETFL, fcntl(listen_fd, F_GETFL) | O_NONBLOCK);
-        loops[i].daemon = start(listen_fd);
+        if (listen_fd < 0) {
+            loops[i].daemon = MHD_start_daemon(flags, 0, NULL, NULL, handler, NULL,
+                                               MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+        } else {
+            fcntl(listen_fd, F_SETFL, fcntl(listen_fd, F_GETFL) | O_NONBLOCK);
+            loops[i].daemon = MHD_start_daemon(flags, 0, NULL, NULL, handler, NULL, MHD_OPTION_LISTEN_SOCKET, listen_fd,
+                                               MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+        }
         if (loops[i].daemon == NULL) return NULL;
         if (i == 0) listen_fd = MHD_get_daemon_info(loops[0].daemon, MHD_DAEMON_INFO_LISTEN_FD)->listen_fd;
         loops[i].wake = eventfd(0, EFD_NONBLOCK);

@@ -89,11 +89,11 @@ public final class HTTPServer: Sendable {
     private static func startDaemons(_ configuration: ServerConfiguration, acceptLimit: Int, cls: UnsafeMutableRawPointer) throws -> [OpaquePointer] {
         let count = max(1, configuration.workerThreads)
         let timeout = max(1, Int(configuration.connectionTimeout.components.seconds))
+        // A full daemon stops accepting and leaves new connections to the others.
+        let share = (acceptLimit + count - 1) / count
         var daemons: [OpaquePointer] = []
         for index in 0..<count {
             errno = 0
-            // A full daemon stops accepting and leaves new connections to the others.
-            let share = (acceptLimit + count - 1) / count
             let daemon = napkin_start_daemon(
                 configuration.host, UInt16(clamping: configuration.port),
                 index == 0 ? -1 : Int32(napkin_daemon_listen_fd(daemons[0])),
