@@ -162,9 +162,10 @@ enum Callbacks {
         }
 
         // Run the handler right here until it first suspends; a handler that never
-        // awaits anything costs no thread hop at all.
+        // awaits anything costs no thread hop at all, and one that does comes
+        // back to this loop (see `ServerLoop+Executor`).
         if Callbacks.runsHandlersInline {
-            Task.immediate {
+            Task.immediate(executorPreference: context.loop) {
                 let response = await core.produce(request)
                 core.deliver(response, to: context)
             }

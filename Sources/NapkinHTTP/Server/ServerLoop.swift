@@ -28,6 +28,7 @@ final class ServerLoop: Sendable {
     private let wakeDescriptor: Int32
     private let wakePending = Atomic<Bool>(false)
     private let control = Locked(Control())
+    let jobs = Locked(LoopJobs())
 
     /// Starts the loop's thread for `daemon` (an `MHD_Daemon` started for
     /// external epoll), woken through `wakeDescriptor` (from
@@ -111,8 +112,10 @@ final class ServerLoop: Sendable {
             // Cleared before the run: a resume that lands during it wakes the next turn.
             wakePending.store(false, ordering: .sequentiallyConsistent)
             MHD_run(daemon)
+            runJobs()
             if handleRequests(daemon) { break }
         }
+        closeJobs()
     }
 
     /// Answers quiesce requests; `true` when the loop is to end.
