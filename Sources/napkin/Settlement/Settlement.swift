@@ -46,7 +46,12 @@ public final class Settlement: Sendable {
         let root = settlement.enter()
         let result: R
         do {
-            result = try await Token.$current.withValue(root) { try await body() }
+            // The closure names `isolation` to run where the caller runs: one
+            // that does not is nonisolated, and would hop off the caller's actor.
+            result = try await Token.$current.withValue(root) {
+                _ = isolation
+                return try await body()
+            }
         } catch {
             root?.leave()
             _ = await settlement.finish(timeout: .zero)
@@ -90,7 +95,10 @@ public final class Settlement: Sendable {
         waiter?.resume()
     }
 
-    private func finish(timeout: Duration) async -> Report {
+    /// Runs where the caller runs (`isolation`): a nonisolated async method
+    /// would take a main-actor caller off the main actor and back, a trip
+    /// through another thread for every event that settles at once.
+    private func finish(timeout: Duration, isolation: isolated (any Actor)? = #isolation) async -> Report {
         // Most events settle as their body returns: no timer for them.
         let settledAlready = state.withLock { state -> Bool in
             guard state.outstanding <= 0 else { return false }

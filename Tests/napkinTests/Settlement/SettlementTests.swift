@@ -10,6 +10,18 @@ private actor Switch {
 @Suite("Settlement", .timeLimit(.minutes(1)))
 @MainActor
 struct SettlementTests {
+    @Test("an event that settles as its body returns never takes the caller off its actor")
+    func settlingAtOnceStaysOnTheActor() async {
+        let executor = CountingExecutor()
+        await withTaskExecutorPreference(executor) {
+            let before = executor.count
+            let (value, report) = await Settlement.run(timeout: .seconds(30)) { 42 }
+            #expect(value == 42)
+            #expect(report.settled)
+            #expect(executor.count == before)
+        }
+    }
+
     @Test("run waits until subscribers processed what the body sent")
     func waitsForDeliveries() async {
         let service = Switch()
