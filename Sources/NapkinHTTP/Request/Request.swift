@@ -30,6 +30,17 @@ public struct Request: Sendable {
         return all
     }
 
+    /// The value of the cookie `name` (the last, if the client sent it more
+    /// than once), found without building ``cookies``: a page request looks
+    /// up one or two.
+    public func cookie(_ name: String) -> String? {
+        var found: String?
+        for value in headers.values(for: "Cookie") {
+            if let last = Cookie.value(named: name, inHeader: value) { found = last }
+        }
+        return found
+    }
+
     /// A request from already-decoded parts.
     public init(method: HTTPMethod, path: String, query: [String: String] = [:], headers: HTTPHeaders = [:], body: [UInt8] = [], peer: String? = nil) {
         self.method = method

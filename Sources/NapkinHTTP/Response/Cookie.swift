@@ -75,14 +75,28 @@ public struct Cookie: Sendable, Equatable {
         for pair in header.utf8.split(separator: UInt8(ascii: ";")) {
             guard let eq = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
             let name = trimmingWhitespace(pair[..<eq])
-            var value = trimmingWhitespace(pair[pair.index(after: eq)...])
-            if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
-                value = value.dropFirst().dropLast()
-            }
+            let value = unquoted(trimmingWhitespace(pair[pair.index(after: eq)...]))
             // Cut at ASCII bytes only, so both halves are still whole UTF-8.
             if !name.isEmpty { result[String(Substring(name))] = String(Substring(value)) }
         }
         return result
+    }
+
+    /// The value of the last cookie named `name` in one `Cookie` header, read
+    /// as ``parse(header:)`` reads it.
+    static func value(named name: String, inHeader header: String) -> String? {
+        var found: Substring.UTF8View?
+        for pair in header.utf8.split(separator: UInt8(ascii: ";")) {
+            guard let eq = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            guard trimmingWhitespace(pair[..<eq]).elementsEqual(name.utf8) else { continue }
+            found = unquoted(trimmingWhitespace(pair[pair.index(after: eq)...]))
+        }
+        return found.map { String(Substring($0)) }
+    }
+
+    private static func unquoted(_ value: Substring.UTF8View) -> Substring.UTF8View {
+        guard value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") else { return value }
+        return value.dropFirst().dropLast()
     }
 
     private static func trimmingWhitespace(_ bytes: Substring.UTF8View) -> Substring.UTF8View {

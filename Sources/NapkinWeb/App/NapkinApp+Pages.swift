@@ -97,7 +97,7 @@ extension NapkinApp {
     private func tabToReuse(in session: WebSession, for request: Request, naming requestedTab: String?) -> WebTab? {
         guard let recent = session.mostRecentTab else { return nil }
         if recent.awaitsRedirect { return recent }
-        if requestedTab == nil, request.cookies[Self.scriptCookie] == nil, recent.streamCount == 0 { return recent }
+        if requestedTab == nil, request.cookie(Self.scriptCookie) == nil, recent.streamCount == 0 { return recent }
         return nil
     }
 

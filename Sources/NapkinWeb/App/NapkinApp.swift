@@ -183,7 +183,7 @@ public final class NapkinApp {
     /// a restart, or when another process served it until now). Throws a
     /// `503` when the session store cannot be reached.
     func existingSession(for request: Request) async throws -> WebSession? {
-        guard let id = request.cookies[SessionCookie.name], SecureToken.isWellFormed(id) else { return nil }
+        guard let id = request.cookie(SessionCookie.name), SecureToken.isWellFormed(id) else { return nil }
         let session: WebSession
         if let held = store.session(id: id) {
             session = held
