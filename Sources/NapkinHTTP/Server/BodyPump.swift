@@ -101,10 +101,7 @@ final class BodyPump: ChannelWaker {
     func wake() {
         let connection = connection
         let loop = loop
-        StreamWakeups.deliver {
-            MHD_resume_connection(OpaquePointer(bitPattern: connection))
-            loop?.wake()
-        }
+        StreamWakeups.deliver({ MHD_resume_connection(OpaquePointer(bitPattern: connection)) }, thenWaking: loop)
     }
 
     /// Ends the body at shutdown: the client gets what is buffered, then the final chunk.

@@ -17,7 +17,7 @@ import Synchronization
 /// stream's next event) must be followed by ``wake()``: libmicrohttpd does not
 /// wake a loop it does not run itself. Wake-ups are coalesced: a burst of ten
 /// thousand resumes costs one `eventfd` write per turn of the loop.
-final class ServerLoop: Sendable {
+final class ServerLoop: Sendable, LoopWaking {
     private struct Control {
         var quiesce: [CheckedContinuation<Int32, Never>] = []
         var stop: CheckedContinuation<Void, Never>?

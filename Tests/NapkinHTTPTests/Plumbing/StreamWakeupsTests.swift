@@ -23,6 +23,33 @@ struct StreamWakeupsTests {
         #expect(log.entries == ["body", "a", "b"])
     }
 
+    /// Stands in for a server loop: records when it is woken.
+    final class Loop: LoopWaking {
+        let name: String
+        let log: Log
+        init(_ name: String, log: Log) {
+            self.name = name
+            self.log = log
+        }
+        func wake() { log.entries.append("wake \(name)") }
+    }
+
+    @Test("a burst wakes each loop once, after every connection of the burst is resumed")
+    func loopsWokenOnceAtTheEnd() {
+        let log = Log()
+        let first = Loop("first", log: log)
+        let second = Loop("second", log: log)
+        StreamWakeups.coalescing {
+            StreamWakeups.deliver({ log.entries.append("a") }, thenWaking: first)
+            StreamWakeups.deliver({ log.entries.append("b") }, thenWaking: second)
+            StreamWakeups.deliver({ log.entries.append("c") }, thenWaking: first)
+        }
+        #expect(log.entries == ["a", "b", "c", "wake first", "wake second"])
+        log.entries = []
+        StreamWakeups.deliver({ log.entries.append("now") }, thenWaking: first)
+        #expect(log.entries == ["now", "wake first"])
+    }
+
     @Test("outside coalescing, a wake-up runs at once; another thread's burst holds only its own")
     func otherwiseAtOnce() async {
         let log = Log()
