@@ -9,6 +9,11 @@ import Synchronization
 /// requests; each request's connection is suspended while its handler runs in a
 /// Swift task, so no thread waits on slow handlers or idle event streams.
 /// Handlers that never `await` run inline on the loop's thread with no hop at all.
+/// A handler's task prefers its loop as its executor, so after an `await` on
+/// an actor (the main actor, say) it comes back to that loop rather than to a
+/// thread of the global pool. Long synchronous work in a handler therefore
+/// holds up its loop's other connections: move it to an actor or a detached
+/// task.
 ///
 /// ```swift
 /// var router = HTTPRouter()
