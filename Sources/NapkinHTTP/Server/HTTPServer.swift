@@ -11,9 +11,10 @@ import Synchronization
 /// Handlers that never `await` run inline on the loop's thread with no hop at all.
 /// A handler's task prefers its loop as its executor, so after an `await` on
 /// an actor (the main actor, say) it comes back to that loop rather than to a
-/// thread of the global pool. Long synchronous work in a handler therefore
-/// holds up its loop's other connections: move it to an actor or a detached
-/// task.
+/// thread of the global pool, and default actors it calls run there too. Long
+/// synchronous work in a handler therefore holds up its loop's other
+/// connections: run it in a task of its own (`Task.detached`) or under
+/// `withTaskExecutorPreference(globalConcurrentExecutor)`.
 ///
 /// ```swift
 /// var router = HTTPRouter()
