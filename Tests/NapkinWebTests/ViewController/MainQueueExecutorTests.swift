@@ -1,4 +1,5 @@
 import Testing
+@_spi(Napkin) import NapkinSupport
 @testable import NapkinWeb
 
 @Suite("Main queue executor", .timeLimit(.minutes(1)))

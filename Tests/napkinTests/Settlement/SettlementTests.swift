@@ -1,4 +1,5 @@
 import Testing
+@_spi(Napkin) import NapkinSupport
 import napkin
 
 /// A service whose state fans out, the way app services do.
