@@ -23,24 +23,22 @@ extension ServerLoop: TaskExecutor {
     /// Runs the jobs queued so far (on the loop's thread); those they queue
     /// run on the next turn, which their `wake()` has already asked for.
     func runJobs() {
-        let batch = jobs.withLock { jobs -> [UnownedJob] in
-            guard !jobs.queue.isEmpty else { return [] }
-            defer { jobs.queue.removeAll(keepingCapacity: true) }
-            return jobs.queue
-        }
         let executor = asUnownedTaskExecutor()
-        for job in batch { job.runSynchronously(on: executor) }
+        for job in takeJobs(closing: false) { job.runSynchronously(on: executor) }
     }
 
     /// Closes the queue as the loop ends: what is queued, and anything
     /// queued later, goes to the global pool.
     func closeJobs() {
-        let left = jobs.withLock { jobs -> [UnownedJob] in
-            jobs.open = false
+        for job in takeJobs(closing: true) { globalConcurrentExecutor.enqueue(job) }
+    }
+
+    private func takeJobs(closing: Bool) -> [UnownedJob] {
+        jobs.withLock { jobs in
+            if closing { jobs.open = false }
             defer { jobs.queue = [] }
             return jobs.queue
         }
-        for job in left { globalConcurrentExecutor.enqueue(job) }
     }
 }
 
