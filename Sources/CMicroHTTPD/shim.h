@@ -33,11 +33,13 @@ static inline size_t napkin_identity_unescape(void *cls, struct MHD_Connection *
    block with ready connections unserved when exactly 128 of them become
    ready at once), suspend/resume enabled. With listen_fd < 0 it binds
    host:port; otherwise it serves that listening socket, shared with the
-   daemon that bound it. Returns NULL (with errno set where the OS said why)
-   when it cannot start. */
+   daemon that bound it. The per-address limit is not libmicrohttpd's (a
+   daemon counts only its own connections): napkin counts across daemons
+   and refuses through `accept`. Returns NULL (with errno set where the OS
+   said why) when it cannot start. */
 static inline struct MHD_Daemon *napkin_start_daemon(
     const char *host, uint16_t port, int listen_fd,
-    unsigned int connection_limit, unsigned int per_ip_limit,
+    unsigned int connection_limit,
     unsigned int timeout_seconds, size_t memory_limit, size_t memory_increment,
     MHD_AcceptPolicyCallback accept, void *accept_cls,
     MHD_AccessHandlerCallback handler, void *handler_cls,
@@ -51,7 +53,6 @@ static inline struct MHD_Daemon *napkin_start_daemon(
     unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
     struct MHD_OptionItem options[] = {
         {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)connection_limit, NULL},
-        {MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)per_ip_limit, NULL},
         {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)timeout_seconds, NULL},
         {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)memory_limit, NULL},
         {MHD_OPTION_CONNECTION_MEMORY_INCREMENT, (intptr_t)memory_increment, NULL},

@@ -103,8 +103,7 @@ public final class HTTPServer: Sendable {
             let daemon = napkin_start_daemon(
                 configuration.host, UInt16(clamping: configuration.port),
                 index == 0 ? -1 : Int32(napkin_daemon_listen_fd(daemons[0])),
-                UInt32(share), UInt32(max(0, configuration.perIPConnectionLimit)),
-                UInt32(timeout), max(4096, configuration.connectionMemoryLimit), 1024,
+                UInt32(share), UInt32(timeout), max(4096, configuration.connectionMemoryLimit), 1024,
                 Callbacks.accept, cls, Callbacks.access, cls, Callbacks.completed, cls,
                 Callbacks.uriLog, cls, Callbacks.connection, cls)
             guard let daemon else {

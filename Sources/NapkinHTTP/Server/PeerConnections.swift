@@ -42,9 +42,6 @@ final class PeerConnections: Sendable {
         }
     }
 
-    /// Addresses with at least one open connection (for tests).
-    var addressCount: Int { counts.withLock { $0.count } }
-
     private static func key(_ address: UnsafePointer<sockaddr>?) -> Address? {
         var key = Address(high: 0, low: 0)
         return napkin_address_key(address, &key.high, &key.low) != 0 ? key : nil
