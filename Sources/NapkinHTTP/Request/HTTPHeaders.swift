@@ -87,18 +87,6 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     static func same(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
         var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                guard x.count == y.count else { return false }
-                for i in 0..<x.count {
-                    let p = x[i], q = y[i]
-                    if p == q { continue }
-                    let lp = (p >= 65 && p <= 90) ? p | 0x20 : p
-                    let lq = (q >= 65 && q <= 90) ? q | 0x20 : q
-                    if lp != lq { return false }
-                }
-                return true
-            }
-        }
+        return a.withUTF8 { x in b.withUTF8 { y in ASCIIBytes.equalIgnoringCase(x, y) } }
     }
 }

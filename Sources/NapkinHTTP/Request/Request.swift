@@ -35,8 +35,8 @@ public struct Request: Sendable {
     /// up one or two.
     public func cookie(_ name: String) -> String? {
         var found: String?
-        for value in headers.values(for: "Cookie") {
-            if let last = Cookie.value(named: name, inHeader: value) { found = last }
+        for field in headers where HTTPHeaders.same(field.name, "Cookie") {
+            if let last = Cookie.value(named: name, inHeader: field.value) { found = last }
         }
         return found
     }

@@ -72,38 +72,45 @@ public struct Cookie: Sendable, Equatable {
     /// separator, and `a=1;\u{301}b=2` would read as one cookie where they see two.
     static func parse(header: String) -> [String: String] {
         var result: [String: String] = [:]
-        for pair in header.utf8.split(separator: UInt8(ascii: ";")) {
-            guard let eq = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            let name = trimmingWhitespace(pair[..<eq])
-            let value = unquoted(trimmingWhitespace(pair[pair.index(after: eq)...]))
-            // Cut at ASCII bytes only, so both halves are still whole UTF-8.
-            if !name.isEmpty { result[String(Substring(name))] = String(Substring(value)) }
+        var header = header
+        header.withUTF8 { bytes in
+            forEachPair(in: bytes) { name, value in
+                if !name.isEmpty {
+                    result[String(decoding: bytes.slice(name), as: UTF8.self)] = String(decoding: bytes.slice(value), as: UTF8.self)
+                }
+            }
         }
         return result
     }
 
     /// The value of the last cookie named `name` in one `Cookie` header, read
-    /// as ``parse(header:)`` reads it.
+    /// as ``parse(header:)`` reads it, without building the dictionary.
     static func value(named name: String, inHeader header: String) -> String? {
-        var found: Substring.UTF8View?
-        for pair in header.utf8.split(separator: UInt8(ascii: ";")) {
-            guard let eq = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            guard trimmingWhitespace(pair[..<eq]).elementsEqual(name.utf8) else { continue }
-            found = unquoted(trimmingWhitespace(pair[pair.index(after: eq)...]))
+        var header = header, name = name
+        return header.withUTF8 { bytes in
+            name.withUTF8 { name in
+                var found: Range<Int>?
+                forEachPair(in: bytes) { pairName, value in
+                    if bytes.slice(pairName).elementsEqual(name) { found = value }
+                }
+                return found.map { String(decoding: bytes.slice($0), as: UTF8.self) }
+            }
         }
-        return found.map { String(Substring($0)) }
     }
 
-    private static func unquoted(_ value: Substring.UTF8View) -> Substring.UTF8View {
-        guard value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") else { return value }
-        return value.dropFirst().dropLast()
-    }
-
-    private static func trimmingWhitespace(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
-        var bytes = bytes
-        while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes.removeFirst() }
-        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes.removeLast() }
-        return bytes
+    /// Each `name=value` pair of a `Cookie` header, as the byte ranges of its
+    /// name and its value: trimmed, the value unquoted. Cut at ASCII bytes
+    /// only, so each range is still whole UTF-8.
+    private static func forEachPair(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, Range<Int>) -> Void) {
+        ASCIIBytes.forEachPart(of: bytes, separatedBy: UInt8(ascii: ";")) { pair in
+            guard let eq = pair.first(where: { bytes[$0] == UInt8(ascii: "=") }) else { return true }
+            var value = ASCIIBytes.trimmingSpaces(eq + 1..<pair.upperBound, in: bytes)
+            if value.count >= 2, bytes[value.lowerBound] == UInt8(ascii: "\""), bytes[value.upperBound - 1] == UInt8(ascii: "\"") {
+                value = value.lowerBound + 1..<value.upperBound - 1
+            }
+            body(ASCIIBytes.trimmingSpaces(pair.lowerBound..<eq, in: bytes), value)
+            return true
+        }
     }
 }
 

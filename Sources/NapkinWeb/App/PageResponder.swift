@@ -29,17 +29,16 @@ struct PageResponder: HTTPResponder {
             || (destination == "empty" && request.headers[NapkinApp.tabHeader] != nil)
     }
 
-    /// Whether the client takes HTML: no `Accept` field, or one naming
+    /// Whether the client takes HTML: no `Accept` field, or one listing
     /// `text/html`, `text/*` or `*/*`.
     static func acceptsHTML(_ request: Request) -> Bool {
-        guard let accept = request.headers["Accept"]?.lowercased() else { return true }
-        return accept.firstRange(of: "text/html") != nil || accept.firstRange(of: "*/*") != nil
-            || accept.firstRange(of: "text/*") != nil
+        request.headers["Accept"] == nil || request.acceptFieldLists("text/html")
+            || request.acceptFieldLists("*/*") || request.acceptFieldLists("text/*")
     }
 
-    /// Whether the client asked for JSON rather than HTML.
+    /// Whether the client asked for JSON rather than HTML: its `Accept`
+    /// field lists `application/json` and not `text/html`.
     static func wantsJSON(_ request: Request) -> Bool {
-        guard let accept = request.headers["Accept"]?.lowercased() else { return false }
-        return accept.firstRange(of: "application/json") != nil && accept.firstRange(of: "text/html") == nil
+        request.acceptFieldLists("application/json") && !request.acceptFieldLists("text/html")
     }
 }
