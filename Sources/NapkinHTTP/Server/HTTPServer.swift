@@ -14,7 +14,10 @@ import Synchronization
 /// thread of the global pool, and default actors it calls run there too. Long
 /// synchronous work in a handler therefore holds up its loop's other
 /// connections: run it in a task of its own (`Task.detached`) or under
-/// `withTaskExecutorPreference(globalConcurrentExecutor)`.
+/// `withTaskExecutorPreference(globalConcurrentExecutor)`. Main-actor work
+/// that awaits more main-actor work belongs in ``MainActorWork/run(_:)``:
+/// with the loop preferred, each of those awaits would go round the main
+/// queue.
 ///
 /// ```swift
 /// var router = HTTPRouter()

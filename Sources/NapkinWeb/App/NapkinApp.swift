@@ -101,8 +101,10 @@ public final class NapkinApp {
         // Answered at once (no task), for GET and HEAD alike.
         router.get(WebSession.scriptPath) { request in ClientScript.respond(to: request) }
         router.on(.head, WebSession.scriptPath) { request in ClientScript.respond(to: request) }
-        router.get(WebSession.eventsPath) { [self] request in try await events(request) }
-        router.post(WebSession.actionPath) { [self] request in try await action(request) }
+        // Pages, actions and streams are main-actor work made of many
+        // main-actor calls: each runs as one piece (see `MainActorWork`).
+        router.get(WebSession.eventsPath) { [self] request in try await MainActorWork.run { try await self.events(request) } }
+        router.post(WebSession.actionPath) { [self] request in try await MainActorWork.run { try await self.action(request) } }
         // Static files first, ahead of routing and pages (security headers
         // and the access log still apply); the page fallback serves any
         // file the fast path passed on.

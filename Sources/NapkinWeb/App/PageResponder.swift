@@ -15,7 +15,8 @@ struct PageResponder: HTTPResponder {
         if let files, let file = files.lookup(request) {
             return file
         }
-        return try await app.page(request)
+        let app = app
+        return try await MainActorWork.run { try await app.page(request) }
     }
 
     /// Whether the request is a page view: a `GET` for a document that takes

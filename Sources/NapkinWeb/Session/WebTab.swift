@@ -161,7 +161,7 @@ public final class WebTab: LaunchHost {
             navigating = true
             return
         }
-        await MainQueueExecutor.wait { navigationWaiters.append($0) }
+        await withCheckedContinuation { navigationWaiters.append($0) }
     }
 
     /// Takes the turn of a tab nobody has navigated yet, at once.
