@@ -388,6 +388,24 @@ public final class Channel<Element: Sendable>: Sendable {
     }
 
     private func poll(registering consumer: Consumer, sleeping sleep: () -> Void = {}) -> Poll {
+        // An open channel (every poll of a live stream): a value, or sleep.
+        // Nothing to do outside the lock but let one waiting sender go, so
+        // no `Wake` is made (its generic destroy cost every event a lookup
+        // of its type's metadata).
+        var sender: CheckedContinuation<Bool, Never>?
+        let open = state.withLock { state -> Poll? in
+            guard case .open = state.phase else { return nil }
+            guard !state.buffer.isEmpty else {
+                sleep()
+                state.consumer = consumer
+                return .pending
+            }
+            if !state.senders.isEmpty { sender = state.senders.removeFirst() }
+            return .value(state.buffer.removeFirst().value)
+        }
+        sender?.resume(returning: true)
+        if let open { return open }
+        // Finishing or terminated: what `take` does, ending a drained channel.
         var wake = Wake()
         let result = state.withLock { state -> Poll in
             let result = take(&state, wake: &wake)
