@@ -43,8 +43,9 @@
         storage = []
     }
 
-    /// The values, oldest first.
-    @inlinable public var values: [Value] { storage.map(\.value) }
+    /// The values, oldest first, read from the entries without copying
+    /// them out (a page view walks every view's slots several times).
+    @inlinable public var values: LazyMapSequence<[(key: Key, value: Value)], Value> { storage.lazy.map(\.value) }
 
     /// The number of entries.
     @inlinable public var count: Int { storage.count }

@@ -7,16 +7,50 @@ public struct PageLayout: Sendable {
     /// The document title.
     public var title: String
     /// Stylesheet URLs, usually files in `Public/`.
-    public var stylesheets: [String]
+    public var stylesheets: [String] { didSet { fixed = Fixed(self) } }
     /// Script URLs; napkin's client (``WebSession/scriptPath``, served by
     /// every ``NapkinApp``) comes first. Add an app's own scripts after it.
-    public var scripts: [String]
+    public var scripts: [String] { didSet { fixed = Fixed(self) } }
     /// The `class` of `<body>`.
-    public var bodyClass: String?
+    public var bodyClass: String? { didSet { fixed = Fixed(self) } }
     /// The `lang` of `<html>`.
-    public var language: String
+    public var language: String { didSet { fixed = Fixed(self) } }
     /// The icon URL, if any.
-    public var icon: String?
+    public var icon: String? { didSet { fixed = Fixed(self) } }
+
+    /// The markup that is the same on every page, made once (and again
+    /// when a property it shows changes), not on every page view.
+    private var fixed = Fixed()
+
+    private struct Fixed: Sendable {
+        /// From the doctype to the `<title>` tag.
+        var opening: HTML = ""
+        /// From `</title>` to the `<body` attributes that vary.
+        var head: HTML = ""
+
+        init() {}
+
+        init(_ layout: PageLayout) {
+            let styles = layout.stylesheets.map { href -> HTML in "<link rel=\"stylesheet\" href=\"\(href)\">" }
+            let scriptTags = layout.scripts.map { src -> HTML in "<script src=\"\(src)\" defer></script>" }
+            let iconTag: HTML? = layout.icon.map { "<link rel=\"icon\" href=\"\($0)\">" }
+            let classAttribute: HTML? = layout.bodyClass.map { " class=\"\($0)\"" }
+            opening = """
+                <!doctype html>
+                <html lang="\(layout.language)">
+                <head>
+                <meta charset="utf-8">
+                <meta name="viewport" content="width=device-width, initial-scale=1">
+                <title>
+                """
+            head = """
+                </title>
+                \(iconTag)\(styles)\(scriptTags)
+                </head>
+                <body\(classAttribute)
+                """
+        }
+    }
 
     /// A layout; by default only napkin's client script.
     public init(
@@ -33,6 +67,7 @@ public struct PageLayout: Sendable {
         self.bodyClass = bodyClass
         self.language = language
         self.icon = icon
+        fixed = Fixed(self)
     }
 
     /// The whole document around `body`. `<body>` tells napkin's client
@@ -42,21 +77,9 @@ public struct PageLayout: Sendable {
     public func render(
         body: HTML, csrfToken: String, eventID: UInt64, eventsPath: String, tabID: String? = nil, pageTitle: String? = nil
     ) -> HTML {
-        let styles = stylesheets.map { href -> HTML in "<link rel=\"stylesheet\" href=\"\(href)\">" }
-        let scriptTags = scripts.map { src -> HTML in "<script src=\"\(src)\" defer></script>" }
-        let iconTag: HTML? = icon.map { "<link rel=\"icon\" href=\"\($0)\">" }
-        let classAttribute: HTML? = bodyClass.map { " class=\"\($0)\"" }
         let tabAttribute: HTML? = tabID.map { " data-napkin-tab=\"\($0)\"" }
         return """
-            <!doctype html>
-            <html lang="\(language)">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(pageTitle ?? title)</title>
-            \(iconTag)\(styles)\(scriptTags)
-            </head>
-            <body\(classAttribute) data-napkin-stream="\(eventsPath)"\(tabAttribute) data-napkin-csrf="\(csrfToken)" data-napkin-event-id="\(eventID)">
+            \(fixed.opening)\(pageTitle ?? title)\(fixed.head) data-napkin-stream="\(eventsPath)"\(tabAttribute) data-napkin-csrf="\(csrfToken)" data-napkin-event-id="\(eventID)">
             \(body)
             </body>
             </html>

@@ -140,7 +140,7 @@ open class WebViewController: ViewControllable {
     }
 
     /// The children shown in slots, without building ``children``.
-    final var shownChildren: [WebViewController] { slots.values }
+    final var shownChildren: some Sequence<WebViewController> { slots.values }
 
     // MARK: - Regions
 
@@ -428,10 +428,13 @@ open class WebViewController: ViewControllable {
 
     /// The title of the deepest fragment in this subtree that has one.
     func deepestPageTitle() -> String? {
-        for (_, child) in slots.pairs.sorted(by: { $0.key < $1.key }) {
-            if let title = child.deepestPageTitle() { return title }
+        // The child first in slot-name order that has a title: found
+        // without sorting a copy of the slots on every page view.
+        var first: (slot: String, title: String)?
+        for (slot, child) in slots.pairs where first.map({ slot < $0.slot }) ?? true {
+            if let title = child.deepestPageTitle() { first = (slot, title) }
         }
-        return pageTitle
+        return first?.title ?? pageTitle
     }
 
     /// Whether the fragment is on `tab`'s page now.
