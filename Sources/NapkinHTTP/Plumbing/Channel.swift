@@ -29,7 +29,9 @@
 ///
 /// The methods a live stream calls per event are pre-specialized for byte
 /// arrays, the element of every stream napkin serves: called from another
-/// module, the generic entry hands over to the specialized code.
+/// module, the generic entry hands over to the specialized code. The
+/// busiest, ``offer(_:key:)``, also has an overload for byte arrays, so a
+/// tab's patches skip even the generic entry.
 public final class Channel<Element: Sendable>: Sendable {
     /// What happens when a value arrives and the buffer is full.
     public enum Policy: Sendable {
@@ -199,8 +201,33 @@ public final class Channel<Element: Sendable>: Sendable {
     /// Returns whether the value was taken: `false` once finishing or
     /// terminated, or when full under `backpressure`.
     @discardableResult
-    @specialized(where Element == [UInt8])
     public func offer(_ value: Element, key: String? = nil) -> Bool {
+        offerValue(value, key: key)
+    }
+
+    fileprivate func offerValue(_ value: Element, key: String?) -> Bool {
+        // The usual offer (open, room in the buffer, no unread value to
+        // replace) leaves only the consumer to wake outside the lock: no
+        // `Wake` is made for it (see `poll(registering:sleeping:)`).
+        var consumer: Consumer?
+        let usual = state.withLock { state -> Bool? in
+            guard case .open = state.phase else { return false }
+            if let key, state.buffer.contains(where: { $0.key == key }) { return nil }
+            guard state.buffer.count < policy.capacity || state.consumer != nil else { return nil }
+            state.accepted &+= 1
+            consumer = state.consumer
+            state.consumer = nil
+            if case .task = consumer { return true }
+            state.buffer.append(Entry(value: value, key: key))
+            return true
+        }
+        switch consumer {
+        case .task(let continuation): continuation.resume(returning: value)
+        case .waker(let waker): waker()
+        case .wakerObject(let waker): waker.wake()
+        case nil: break
+        }
+        if let usual { return usual }
         var wake = Wake()
         let accepted = state.withLock { state -> Bool in
             guard case .open = state.phase else { return false }
@@ -439,6 +466,17 @@ public final class Channel<Element: Sendable>: Sendable {
             }
             return .pending
         }
+    }
+}
+
+extension Channel where Element == [UInt8] {
+    /// ``offer(_:key:)`` compiled for byte arrays, the element of every
+    /// stream napkin serves: a tab's patches reach it from another module,
+    /// where the generic method would first work out the metadata of the
+    /// types it might need, for every patch of every tab.
+    @discardableResult
+    public func offer(_ value: [UInt8], key: String? = nil) -> Bool {
+        offerValue(value, key: key)
     }
 }
 

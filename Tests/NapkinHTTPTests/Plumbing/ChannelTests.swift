@@ -137,6 +137,39 @@ struct ChannelTests {
         #expect(try await channel.next() == nil)
     }
 
+    @Test("byte arrays (napkin's own overload) take the same roads: replace by key, the policy when full, a waiting consumer")
+    func bytes() async throws {
+        let dropping = Channel<[UInt8]>(policy: .dropOldest(capacity: 2))
+        dropping.offer([1], key: "a")
+        dropping.offer([2], key: "b")
+        dropping.offer([3], key: "a")
+        dropping.offer([4])
+        #expect(dropping.droppedCount == 1)
+        dropping.finish()
+        #expect(try await dropping.next() == [3])
+        #expect(try await dropping.next() == [4])
+        #expect(try await dropping.next() == nil)
+
+        let holding = Channel<[UInt8]>(policy: .backpressure(capacity: 1))
+        #expect(holding.offer([1]))
+        #expect(!holding.offer([2]))
+        holding.cancel()
+        #expect(!holding.offer([3]))
+
+        let polled = Channel<[UInt8]>(policy: .dropOldest(capacity: 4))
+        let wakes = Atomic<Int>(0)
+        guard case .pending = polled.poll(waker: { wakes.add(1, ordering: .relaxed) }) else { Issue.record("expected pending"); return }
+        #expect(polled.offer([9], key: "k"))
+        #expect(wakes.load(ordering: .relaxed) == 1)
+        guard case .value([9]) = polled.poll(waker: {}) else { Issue.record("expected [9]"); return }
+
+        // Whether the reader is already waiting or not, it gets the value.
+        let waited = Channel<[UInt8]>(policy: .dropOldest(capacity: 4))
+        async let next = waited.next()
+        #expect(waited.offer([7]))
+        #expect(try await next == [7])
+    }
+
     @Test("poll registers a waker that an offer and a finish call")
     func pollWaker() {
         let channel = Channel<Int>(policy: .dropOldest(capacity: 4))
