@@ -30,13 +30,13 @@
 /// The methods a live stream calls per event are pre-specialized for byte
 /// arrays, the element of every stream napkin serves: called from another
 /// module, the generic entry hands over to the specialized code. The
-/// busiest, ``offer(_:key:)``, also has an overload for byte arrays, so a
+/// busiest, ``offer(_:key:)-(Element,_)``, also has an overload for byte arrays, so a
 /// tab's patches skip even the generic entry.
 public final class Channel<Element: Sendable>: Sendable {
     /// What happens when a value arrives and the buffer is full.
     public enum Policy: Sendable {
         /// ``send(_:)`` waits until the consumer makes room (`capacity: 1` is
-        /// "one ahead"); ``offer(_:key:)`` refuses the value.
+        /// "one ahead"); ``offer(_:key:)-(Element,_)`` refuses the value.
         case backpressure(capacity: Int)
         /// The oldest unread value is dropped to make room.
         case dropOldest(capacity: Int)
@@ -470,7 +470,7 @@ public final class Channel<Element: Sendable>: Sendable {
 }
 
 extension Channel where Element == [UInt8] {
-    /// ``offer(_:key:)`` compiled for byte arrays, the element of every
+    /// ``offer(_:key:)-(Element,_)`` compiled for byte arrays, the element of every
     /// stream napkin serves: a tab's patches reach it from another module,
     /// where the generic method would first work out the metadata of the
     /// types it might need, for every patch of every tab.

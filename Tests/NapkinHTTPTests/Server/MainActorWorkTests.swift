@@ -35,13 +35,24 @@ import Testing
         #expect(!interleaved)
     }
 
-    @Test func theCallerComesBackToItsPreferredExecutor() async throws {
-        let executor = CountingExecutor()
-        try await withTaskExecutorPreference(executor) {
-            let before = executor.count
-            let value = try await MainActorWork.run { 42 }
-            #expect(value == 42)
-            #expect(executor.count > before)
+    /// A handler that hands its main-actor work over still answers from the
+    /// loop that read its request. (Under ThreadSanitizer handlers start on
+    /// the pool instead: see `Callbacks.runsHandlersInline`.)
+    @Test(.enabled(if: Callbacks.runsHandlersInline))
+    func aHandlerComesBackToItsLoop() async throws {
+        var router = HTTPRouter()
+        router.get("/work") { _ in
+            let before = ServerLoop.current
+            let value = try await MainActorWork.run { await Self.step(); return 42 }
+            let after = ServerLoop.current
+            return .text(value == 42 && before != nil && before === after ? "same loop" : "elsewhere")
+        }
+        try await withServer(router, configuration: ServerConfiguration(workerThreads: 2)) { server in
+            for _ in 0..<20 {
+                let reply = try await fetch(server.port, "/work")
+                #expect(reply.status == 200)
+                #expect(reply.text == "same loop")
+            }
         }
     }
 
