@@ -40,19 +40,10 @@ import Testing
     /// the pool instead: see `Callbacks.runsHandlersInline`.)
     @Test(.enabled(if: Callbacks.runsHandlersInline))
     func aHandlerComesBackToItsLoop() async throws {
-        var router = HTTPRouter()
-        router.get("/work") { _ in
-            let before = ServerLoop.current
-            let value = try await MainActorWork.run { await Self.step(); return 42 }
-            let after = ServerLoop.current
-            return .text(value == 42 && before != nil && before === after ? "same loop" : "elsewhere")
-        }
-        try await withServer(router, configuration: ServerConfiguration(workerThreads: 2)) { server in
-            for _ in 0..<20 {
-                let reply = try await fetch(server.port, "/work")
-                #expect(reply.status == 200)
-                #expect(reply.text == "same loop")
-            }
+        try await expectHandlersComeBackToTheirLoop {
+            // A wrong value fails the request (a 500), and so the expectation.
+            struct WrongValue: Error {}
+            guard try await MainActorWork.run({ await Self.step(); return 42 }) == 42 else { throw WrongValue() }
         }
     }
 

@@ -10,20 +10,7 @@ import Testing
     /// handlers start on the pool instead: see `Callbacks.runsHandlersInline`.)
     @Test(.enabled(if: Callbacks.runsHandlersInline))
     func aHandlerComesBackToItsLoopAfterAnActorHop() async throws {
-        var router = HTTPRouter()
-        router.get("/hop") { _ in
-            let before = ServerLoop.current
-            await MainActor.run {}
-            let after = ServerLoop.current
-            return .text(before != nil && before === after ? "same loop" : "elsewhere")
-        }
-        try await withServer(router, configuration: ServerConfiguration(workerThreads: 2)) { server in
-            for _ in 0..<20 {
-                let reply = try await fetch(server.port, "/hop")
-                #expect(reply.status == 200)
-                #expect(reply.text == "same loop")
-            }
-        }
+        try await expectHandlersComeBackToTheirLoop { await MainActor.run {} }
     }
 
     /// A handler still suspended when its loop ends (shutdown answered its

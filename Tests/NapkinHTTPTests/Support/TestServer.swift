@@ -1,5 +1,6 @@
 import Foundation
-import NapkinHTTP
+import Testing
+@testable import NapkinHTTP
 import Synchronization
 
 /// Collects log lines so tests can assert on what the server reported.
@@ -93,4 +94,23 @@ final class Outcome<T: Sendable>: @unchecked Sendable {
 /// One GET on a fresh connection.
 func fetch(_ port: Int, _ target: String, headers: [(String, String)] = []) async throws -> TestConnection.Reply {
     try await fetch(port, "GET", target, headers: headers)
+}
+
+/// Expects a handler that awaits `hop` to answer from the loop that read its
+/// request, over twenty requests spread across two loops.
+func expectHandlersComeBackToTheirLoop(after hop: @escaping @Sendable () async throws -> Void) async throws {
+    var router = HTTPRouter()
+    router.get("/hop") { _ in
+        let before = ServerLoop.current
+        try await hop()
+        let after = ServerLoop.current
+        return .text(before != nil && before === after ? "same loop" : "elsewhere")
+    }
+    try await withServer(router, configuration: ServerConfiguration(workerThreads: 2)) { server in
+        for _ in 0..<20 {
+            let reply = try await fetch(server.port, "/hop")
+            #expect(reply.status == 200)
+            #expect(reply.text == "same loop")
+        }
+    }
 }
