@@ -86,6 +86,16 @@ public final class Channel<Element: Sendable>: Sendable {
         var isWaker: Bool {
             if case .task = self { false } else { true }
         }
+
+        /// A waiting task gets `result`; a poller's waker is called (it polls
+        /// again for what there is). Called outside the lock.
+        func resume(with result: Result<Element?, any Error>) {
+            switch self {
+            case .task(let continuation): continuation.resume(with: result)
+            case .waker(let waker): waker()
+            case .wakerObject(let waker): waker.wake()
+            }
+        }
     }
 
     private struct State {
@@ -110,12 +120,7 @@ public final class Channel<Element: Sendable>: Sendable {
         var released: [Entry] = []
 
         func run() {
-            switch consumer {
-            case .task(let continuation): continuation.resume(with: consumerResult)
-            case .waker(let waker): waker()
-            case .wakerObject(let waker): waker.wake()
-            case nil: break
-            }
+            consumer?.resume(with: consumerResult)
             for sender in senders { sender.resume(returning: sendersResult) }
             for handler in handlers { handler() }
         }
@@ -221,12 +226,7 @@ public final class Channel<Element: Sendable>: Sendable {
             state.buffer.append(Entry(value: value, key: key))
             return true
         }
-        switch consumer {
-        case .task(let continuation): continuation.resume(returning: value)
-        case .waker(let waker): waker()
-        case .wakerObject(let waker): waker.wake()
-        case nil: break
-        }
+        consumer?.resume(with: .success(value))
         if let usual { return usual }
         var wake = Wake()
         let accepted = state.withLock { state -> Bool in
@@ -422,13 +422,10 @@ public final class Channel<Element: Sendable>: Sendable {
         var sender: CheckedContinuation<Bool, Never>?
         let open = state.withLock { state -> Poll? in
             guard case .open = state.phase else { return nil }
-            guard !state.buffer.isEmpty else {
-                sleep()
-                state.consumer = consumer
-                return .pending
-            }
-            if !state.senders.isEmpty { sender = state.senders.removeFirst() }
-            return .value(state.buffer.removeFirst().value)
+            if let value = Self.takeBuffered(&state, sender: &sender) { return .value(value) }
+            sleep()
+            state.consumer = consumer
+            return .pending
         }
         sender?.resume(returning: true)
         if let open { return open }
@@ -453,12 +450,10 @@ public final class Channel<Element: Sendable>: Sendable {
         case .terminated:
             return .end
         case .open, .finishing:
-            if !state.buffer.isEmpty {
-                let entry = state.buffer.removeFirst()
-                if !state.senders.isEmpty {
-                    wake.senders = [state.senders.removeFirst()]
-                }
-                return .value(entry.value)
+            var sender: CheckedContinuation<Bool, Never>?
+            if let value = Self.takeBuffered(&state, sender: &sender) {
+                if let sender { wake.senders = [sender] }
+                return .value(value)
             }
             if case .finishing(let error) = state.phase {
                 Self.terminate(&state, wake: &wake)
@@ -466,6 +461,15 @@ public final class Channel<Element: Sendable>: Sendable {
             }
             return .pending
         }
+    }
+
+    /// The oldest buffered value, if any; a sender waiting for room is
+    /// handed out in `sender`, to be let go outside the lock. Called holding
+    /// the lock.
+    private static func takeBuffered(_ state: inout State, sender: inout CheckedContinuation<Bool, Never>?) -> Element? {
+        guard !state.buffer.isEmpty else { return nil }
+        if !state.senders.isEmpty { sender = state.senders.removeFirst() }
+        return state.buffer.removeFirst().value
     }
 }
 
