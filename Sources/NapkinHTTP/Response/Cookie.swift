@@ -75,9 +75,7 @@ public struct Cookie: Sendable, Equatable {
         var header = header
         header.withUTF8 { bytes in
             forEachPair(in: bytes) { name, value in
-                if !name.isEmpty {
-                    result[String(decoding: bytes.slice(name), as: UTF8.self)] = String(decoding: bytes.slice(value), as: UTF8.self)
-                }
+                result[String(decoding: bytes.slice(name), as: UTF8.self)] = String(decoding: bytes.slice(value), as: UTF8.self)
             }
         }
         return result
@@ -98,9 +96,9 @@ public struct Cookie: Sendable, Equatable {
         }
     }
 
-    /// Each `name=value` pair of a `Cookie` header, as the byte ranges of its
-    /// name and its value: trimmed, the value unquoted. Cut at ASCII bytes
-    /// only, so each range is still whole UTF-8.
+    /// Each `name=value` pair of a `Cookie` header with a name, as the byte
+    /// ranges of its name and its value: trimmed, the value unquoted. Cut at
+    /// ASCII bytes only, so each range is still whole UTF-8.
     private static func forEachPair(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, Range<Int>) -> Void) {
         ASCIIBytes.forEachPart(of: bytes, separatedBy: UInt8(ascii: ";")) { pair in
             guard let eq = pair.first(where: { bytes[$0] == UInt8(ascii: "=") }) else { return true }
@@ -108,7 +106,8 @@ public struct Cookie: Sendable, Equatable {
             if value.count >= 2, bytes[value.lowerBound] == UInt8(ascii: "\""), bytes[value.upperBound - 1] == UInt8(ascii: "\"") {
                 value = value.lowerBound + 1..<value.upperBound - 1
             }
-            body(ASCIIBytes.trimmingSpaces(pair.lowerBound..<eq, in: bytes), value)
+            let name = ASCIIBytes.trimmingSpaces(pair.lowerBound..<eq, in: bytes)
+            if !name.isEmpty { body(name, value) }
             return true
         }
     }

@@ -11,6 +11,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let expected = reference(Array(header.utf8))
     require(cookies == expected, "\(show(header)) parsed as \(cookies), not \(expected)")
 
+    // One cookie looked up by name (a page's lookup) reads it the same way.
+    var request = Request(method: .get, path: "/")
+    request.headers.add(name: "Cookie", value: header)
+    for name in Array(expected.keys) + ["", "missing"] {
+        require(request.cookie(name) == expected[name], "\(show(header)): cookie(\(show(name))) is \(request.cookie(name) ?? "nil")")
+    }
+
     // Quoted values come back unchanged from a header napkin's clients would send.
     let resent = cookies.map { "\($0.key)=\"\($0.value)\"" }.joined(separator: "; ")
     require(Cookie.parse(header: resent) == cookies, "\(cookies) does not survive \(show(resent))")
