@@ -32,7 +32,9 @@ public struct Request: Sendable {
 
     /// The value of the cookie `name` (the last, if the client sent it more
     /// than once), found without building ``cookies``: a page request looks
-    /// up one or two.
+    /// up one or two. Names match byte for byte, as on the wire (keys of
+    /// ``cookies`` are `String`s, which also equate canonically equivalent
+    /// spellings).
     public func cookie(_ name: String) -> String? {
         var found: String?
         for field in headers where HTTPHeaders.same(field.name, "Cookie") {
