@@ -46,4 +46,21 @@ struct PageLayoutTests {
         #expect(!html.contains("<script"))
         #expect(html.contains("<body class=\"late\" data-napkin-stream="))
     }
+
+    @Test("without a tab the body names none, and the bytes a response sends are the document's")
+    func noTabAndBytes() {
+        let layout = PageLayout(title: "T")
+        let html = layout.render(body: "<p>x</p>", csrfToken: "c", eventID: 0, eventsPath: "/e\"v").rendered
+        #expect(html.hasSuffix("""
+            <body data-napkin-stream="/e&quot;v" data-napkin-csrf="c" data-napkin-event-id="0">
+            <p>x</p>
+            </body>
+            </html>
+            """))
+        let bytes = layout.renderedBytes(body: "<p>x</p>", csrfToken: "c", eventID: 12, eventsPath: "/e", tabID: "t<", pageTitle: "P&")
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasPrefix("<!doctype html>\n"))
+        #expect(text.contains("<title>P&amp;</title>"))
+        #expect(text.hasSuffix("<body data-napkin-stream=\"/e\" data-napkin-tab=\"t&lt;\" data-napkin-csrf=\"c\" data-napkin-event-id=\"12\">\n<p>x</p>\n</body>\n</html>"))
+    }
 }

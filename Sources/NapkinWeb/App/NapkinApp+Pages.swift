@@ -130,10 +130,10 @@ extension NapkinApp {
             response = treeResponse(tab, path: path, claimed: claimed)
         } else {
             let body = claimed ? tab.renderRoot() : configuration.notFoundBody
-            let page = configuration.layout.render(
+            let page = configuration.layout.renderedBytes(
                 body: body, csrfToken: tab.session?.csrfToken ?? "", eventID: tab.lastEventID,
                 eventsPath: tab.streamPath, tabID: tab.id, pageTitle: claimed ? tab.pageTitle : nil)
-            response = .html(page.rendered, status: claimed ? .ok : .notFound)
+            response = Response(status: claimed ? .ok : .notFound, headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(page))
             response.headers["X-Napkin-Event-ID"] = String(tab.lastEventID)
         }
         tab.trimRenders()

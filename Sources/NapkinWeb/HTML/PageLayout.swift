@@ -77,12 +77,31 @@ public struct PageLayout: Sendable {
     public func render(
         body: HTML, csrfToken: String, eventID: UInt64, eventsPath: String, tabID: String? = nil, pageTitle: String? = nil
     ) -> HTML {
-        let tabAttribute: HTML? = tabID.map { " data-napkin-tab=\"\($0)\"" }
-        return """
-            \(fixed.opening)\(pageTitle ?? title)\(fixed.head) data-napkin-stream="\(eventsPath)"\(tabAttribute) data-napkin-csrf="\(csrfToken)" data-napkin-event-id="\(eventID)">
-            \(body)
-            </body>
-            </html>
-            """
+        let bytes = renderedBytes(
+            body: body, csrfToken: csrfToken, eventID: eventID, eventsPath: eventsPath, tabID: tabID, pageTitle: pageTitle)
+        return HTML(raw: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The document of ``render(body:csrfToken:eventID:eventsPath:tabID:pageTitle:)``
+    /// as the bytes a response sends, made in one buffer of its final size:
+    /// built as a string, a page grew its storage five times and was then
+    /// copied once more into the response.
+    func renderedBytes(
+        body: HTML, csrfToken: String, eventID: UInt64, eventsPath: String, tabID: String?, pageTitle: String?
+    ) -> [UInt8] {
+        let title = HTML.escape(pageTitle ?? self.title)
+        let stream = HTML.escape(eventsPath)
+        let tab = tabID.map(HTML.escape)
+        let csrf = HTML.escape(csrfToken)
+        let event = String(eventID)
+        let parts: [String] = [
+            fixed.opening.rendered, title, fixed.head.rendered, " data-napkin-stream=\"", stream,
+            tab == nil ? "" : "\" data-napkin-tab=\"", tab ?? "",
+            "\" data-napkin-csrf=\"", csrf, "\" data-napkin-event-id=\"", event, "\">\n", body.rendered, "\n</body>\n</html>",
+        ]
+        var page: [UInt8] = []
+        page.reserveCapacity(parts.reduce(0) { $0 + $1.utf8.count })
+        for part in parts { page.append(contentsOf: part.utf8) }
+        return page
     }
 }
