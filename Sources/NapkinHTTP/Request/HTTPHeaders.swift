@@ -20,7 +20,10 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// Headers from a literal, `["Content-Type": "text/plain"]`, in the
     /// order written.
     public init(dictionaryLiteral elements: (String, String)...) {
-        fields = elements.map { (name: $0.0, value: $0.1) }
+        // A response's literal is its first field or two; napkin's and the
+        // app's middleware add more, so there is room for eight from the start.
+        fields.reserveCapacity(Swift.max(8, elements.count))
+        for (name, value) in elements { fields.append((name: name, value: value)) }
     }
 
     /// The first value for `name`; setting replaces every field of that name, and `nil` removes them.

@@ -49,9 +49,7 @@ public struct HTML: Sendable, Hashable, CustomStringConvertible, ExpressibleBySt
 
     /// Escapes text for HTML text and quoted attribute values.
     public static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
-            return text
-        }
+        guard needsEscaping(text) else { return text }
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count + 16)
         for character in text.unicodeScalars {
@@ -65,6 +63,17 @@ public struct HTML: Sendable, Hashable, CustomStringConvertible, ExpressibleBySt
             }
         }
         return escaped
+    }
+
+    /// Whether `text` holds `&`, `<`, `>`, `"` or `'`. Every string a page
+    /// interpolates is scanned, most of them letters: one comparison passes
+    /// a byte at or above `@`, where none of the five is.
+    private static func needsEscaping(_ text: String) -> Bool {
+        func special(_ byte: UInt8) -> Bool {
+            byte < 0x40 && (byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x27)
+        }
+        if let found = text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: special) }) { return found }
+        return text.utf8.contains(where: special)
     }
 
     /// Builds `HTML` from a literal with interpolations.
