@@ -23,49 +23,64 @@ enum SafeJSON {
     static func quote(_ text: String) -> String {
         var text = text
         return text.withUTF8 { source in
-            // At most six bytes out (`\u003c`) for each byte in, and the quotes.
-            String(unsafeUninitializedCapacity: source.count * 6 + 2) { out in
-                var o = 0
-                @inline(__always) func put(_ byte: UInt8) {
-                    out[o] = byte
-                    o += 1
-                }
-                @inline(__always) func scalar(_ value: UInt32) {
-                    put(0x5C)
-                    put(0x75)  // \u
-                    for shift in stride(from: 12, through: 0, by: -4) {
-                        let digit = UInt8((value >> UInt32(shift)) & 0xF)
-                        put(digit < 10 ? 0x30 + digit : 0x57 + digit)
-                    }
-                }
-                put(0x22)
-                var i = 0
-                let count = source.count
-                while i < count {
-                    let byte = source[i]
-                    i += 1
-                    switch byte {
-                    case 0x22: put(0x5C); put(0x22)  // \"
-                    case 0x5C: put(0x5C); put(0x5C)  // \\
-                    case 0x0A: put(0x5C); put(0x6E)  // \n
-                    case 0x0D: put(0x5C); put(0x72)  // \r
-                    case 0x09: put(0x5C); put(0x74)  // \t
-                    case 0x3C, 0x3E, 0x26, 0x00..<0x20: scalar(UInt32(byte))
-                    case 0xE2:
-                        // U+2028 and U+2029 (E2 80 A8/A9) end lines in JavaScript.
-                        if i + 1 < count, source[i] == 0x80, source[i + 1] == 0xA8 || source[i + 1] == 0xA9 {
-                            scalar(source[i + 1] == 0xA8 ? 0x2028 : 0x2029)
-                            i += 2
-                        } else {
-                            put(byte)
-                        }
-                    default: put(byte)
-                    }
-                }
-                put(0x22)
-                return o
+            String(unsafeUninitializedCapacity: quotedCount(source)) { out in
+                var writer = ByteWriter(out.baseAddress!)
+                writeQuoted(source, to: &writer)
+                return writer.count
             }
         }
+    }
+
+    /// How many bytes ``writeQuoted(_:to:)`` writes for `source`: a buffer
+    /// of the exact size, where the largest case (six bytes out for each
+    /// byte in) made a page-sized fragment ask for a large block every time.
+    static func quotedCount(_ source: UnsafeBufferPointer<UInt8>) -> Int {
+        var counter = ByteCounter()
+        quote(source, to: &counter)
+        return counter.count
+    }
+
+    /// Writes `source` as a JSON string literal (quotes included) to `writer`.
+    static func writeQuoted(_ source: UnsafeBufferPointer<UInt8>, to writer: inout ByteWriter) {
+        quote(source, to: &writer)
+    }
+
+    /// The one quoting routine, for counting and for writing alike.
+    @inline(__always)
+    private static func quote<Sink: ByteSink>(_ source: UnsafeBufferPointer<UInt8>, to sink: inout Sink) {
+        @inline(__always) func scalar(_ value: UInt32) {
+            sink.put(0x5C)
+            sink.put(0x75)  // \u
+            for shift in stride(from: 12, through: 0, by: -4) {
+                let digit = UInt8((value >> UInt32(shift)) & 0xF)
+                sink.put(digit < 10 ? 0x30 + digit : 0x57 + digit)
+            }
+        }
+        sink.put(0x22)
+        var i = 0
+        let count = source.count
+        while i < count {
+            let byte = source[i]
+            i += 1
+            switch byte {
+            case 0x22: sink.put(0x5C); sink.put(0x22)  // \"
+            case 0x5C: sink.put(0x5C); sink.put(0x5C)  // \\
+            case 0x0A: sink.put(0x5C); sink.put(0x6E)  // \n
+            case 0x0D: sink.put(0x5C); sink.put(0x72)  // \r
+            case 0x09: sink.put(0x5C); sink.put(0x74)  // \t
+            case 0x3C, 0x3E, 0x26, 0x00..<0x20: scalar(UInt32(byte))
+            case 0xE2:
+                // U+2028 and U+2029 (E2 80 A8/A9) end lines in JavaScript.
+                if i + 1 < count, source[i] == 0x80, source[i + 1] == 0xA8 || source[i + 1] == 0xA9 {
+                    scalar(source[i + 1] == 0xA8 ? 0x2028 : 0x2029)
+                    i += 2
+                } else {
+                    sink.put(byte)
+                }
+            default: sink.put(byte)
+            }
+        }
+        sink.put(0x22)
     }
 
     /// The three characters only ever occur inside JSON strings, where the

@@ -21,15 +21,44 @@ struct Patch: Sendable {
     /// An encoded patch event: the id line for `sequence`, then `body` (see
     /// ``body``), which tabs showing the same HTML at the same place share.
     static func event(sequence: UInt64, body: [UInt8]) -> [UInt8] {
-        var out = Array("id: \(sequence)\n".utf8)
-        out += body
-        return out
+        body.withUnsafeBufferPointer { body in
+            let total = 4 + ByteWriter.decimalCount(sequence) + 1 + body.count
+            return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+                var writer = ByteWriter(buffer.baseAddress!)
+                writer.put("id: ")
+                writer.put(decimal: sequence)
+                writer.put(0x0A)
+                writer.put(body)
+                initialized = writer.count
+            }
+        }
     }
 
     /// The event without its id line: the same for every tab that patches
-    /// the same fragment place with the same HTML.
+    /// the same fragment place with the same HTML. The same bytes as
+    /// `ServerSentEvent(event: "patch", data: json).encodedBytes` (the JSON
+    /// is one line: ``SafeJSON`` escapes every line break), written straight
+    /// into one buffer of their exact size.
     var body: [UInt8] {
-        ServerSentEvent(event: "patch", data: json).encodedBytes
+        var id = id, html = html
+        return id.withUTF8 { id in
+            html.withUTF8 { html in
+                let head: StaticString = "event: patch\ndata: {\"id\":"
+                let middle: StaticString = ",\"html\":"
+                let tail: StaticString = "}\n\n"
+                let total = head.utf8CodeUnitCount + SafeJSON.quotedCount(id) + middle.utf8CodeUnitCount
+                    + SafeJSON.quotedCount(html) + tail.utf8CodeUnitCount
+                return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+                    var writer = ByteWriter(buffer.baseAddress!)
+                    writer.put(head)
+                    SafeJSON.writeQuoted(id, to: &writer)
+                    writer.put(middle)
+                    SafeJSON.writeQuoted(html, to: &writer)
+                    writer.put(tail)
+                    initialized = writer.count
+                }
+            }
+        }
     }
 }
 

@@ -1,0 +1,61 @@
+/// Where an encoder puts its bytes: a counter, to size a buffer exactly,
+/// then a writer into that buffer.
+protocol ByteSink {
+    mutating func put(_ byte: UInt8)
+}
+
+/// Counts the bytes an encoder would write.
+struct ByteCounter: ByteSink {
+    private(set) var count = 0
+
+    @inline(__always)
+    mutating func put(_ byte: UInt8) { count += 1 }
+}
+
+/// Writes bytes into a buffer already sized for them (see ``ByteCounter``).
+struct ByteWriter: ByteSink {
+    private let base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+
+    init(_ base: UnsafeMutablePointer<UInt8>) {
+        self.base = base
+    }
+
+    @inline(__always)
+    mutating func put(_ byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
+
+    /// Writes `text`'s bytes.
+    mutating func put(_ text: StaticString) {
+        (base + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        count += text.utf8CodeUnitCount
+    }
+
+    /// Writes `bytes`.
+    mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// Writes `value` in decimal.
+    mutating func put(decimal value: UInt64) {
+        let digits = Self.decimalCount(value)
+        var rest = value
+        for index in stride(from: count + digits - 1, through: count, by: -1) {
+            base[index] = UInt8(0x30 + rest % 10)
+            rest /= 10
+        }
+        count += digits
+    }
+
+    /// How many bytes ``put(decimal:)`` writes for `value`.
+    static func decimalCount(_ value: UInt64) -> Int {
+        var digits = 1
+        var probe = value
+        while probe >= 10 { probe /= 10; digits += 1 }
+        return digits
+    }
+}

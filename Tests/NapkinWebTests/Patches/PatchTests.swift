@@ -1,0 +1,44 @@
+import Foundation
+import NapkinHTTP
+import Testing
+@testable import NapkinWeb
+
+@Suite("Patch events", .timeLimit(.minutes(1)))
+struct PatchTests {
+    /// Text with everything the JSON and the event stream treat specially.
+    static let awkward = [
+        "", "plain", "<li class=\"a\">Ribs & 'slaw'</li>", "line\nbreak\r\nand\rreturn\ttab", "back\\slash \"quote\"",
+        "\u{0}\u{1}\u{1F}", "sep\u{2028}para\u{2029}end", "é ü 🔥 \u{E2}", "\u{2027}\u{202A}",
+    ]
+
+    @Test("a patch's event body is the event-stream encoder's, for every awkward id and HTML")
+    func bodyMatchesTheGeneralEncoder() {
+        for id in Self.awkward.prefix(4) {
+            for html in Self.awkward {
+                let patch = Patch(id: id, html: html, sequence: 3)
+                #expect(patch.body == ServerSentEvent(event: "patch", data: patch.json).encodedBytes, "id \(id) html \(html)")
+            }
+        }
+    }
+
+    @Test("the JSON in a patch reads back as its id and HTML, with no raw line break, <, > or &")
+    func jsonReadsBack() throws {
+        for html in Self.awkward {
+            let patch = Patch(id: "f-1", html: html, sequence: 1)
+            let json = patch.json
+            #expect(!json.utf8.contains { [0x0A, 0x0D, 0x3C, 0x3E, 0x26].contains($0) })
+            #expect(!json.contains("\u{2028}") && !json.contains("\u{2029}"))
+            let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String]
+            #expect(object == ["id": "f-1", "html": html])
+        }
+    }
+
+    @Test("an event is the id line for its sequence, then the shared body")
+    func eventPrependsTheIDLine() {
+        let body = Patch(id: "x", html: "<b>1</b>", sequence: 0).body
+        for sequence: UInt64 in [0, 9, 10, 12_345, .max] {
+            #expect(Patch.event(sequence: sequence, body: body) == Array("id: \(sequence)\n".utf8) + body)
+        }
+        #expect(Patch.event(sequence: 7, body: []) == Array("id: 7\n".utf8))
+    }
+}
