@@ -41,4 +41,18 @@ struct PatchTests {
         }
         #expect(Patch.event(sequence: 7, body: []) == Array("id: 7\n".utf8))
     }
+
+    @Test("a tab's event is its id line and the body; the next tab patching the same place with the same HTML gets the same body")
+    @MainActor
+    func eventsShareTheirBody() {
+        for html in Self.awkward {
+            let first = Patch(id: "n-1", html: html, sequence: 41)
+            let second = Patch(id: "n-1", html: html, sequence: 7)
+            let other = Patch(id: "n-2", html: html, sequence: 8)
+            #expect(first.event == Array("id: 41\n".utf8) + first.body)
+            #expect(second.event == Array("id: 7\n".utf8) + first.body)
+            #expect(other.event == Array("id: 8\n".utf8) + other.body)
+            #expect(other.body != first.body)
+        }
+    }
 }
