@@ -45,6 +45,17 @@ enum SafeJSON {
         quote(source, to: &writer)
     }
 
+    /// Whether each byte goes into a quoted string as it is: not a control
+    /// character, `"`, `\`, `<`, `>`, `&`, nor 0xE2 (which may start
+    /// U+2028 or U+2029).
+    private nonisolated(unsafe) static let plainBytes: UnsafePointer<Bool> = {
+        let table = UnsafeMutablePointer<Bool>.allocate(capacity: 256)
+        for byte in 0..<256 {
+            table[byte] = byte >= 0x20 && ![0x22, 0x5C, 0x3C, 0x3E, 0x26, 0xE2].contains(byte)
+        }
+        return UnsafePointer(table)
+    }()
+
     /// The one quoting routine, for counting and for writing alike.
     @inline(__always)
     private static func quote<Sink: ByteSink>(_ source: UnsafeBufferPointer<UInt8>, to sink: inout Sink) {
@@ -56,12 +67,18 @@ enum SafeJSON {
                 sink.put(digit < 10 ? 0x30 + digit : 0x57 + digit)
             }
         }
+        let plain = plainBytes
         sink.put(0x22)
         var i = 0
         let count = source.count
         while i < count {
             let byte = source[i]
             i += 1
+            // Most bytes of a fragment are copied as they are: one lookup.
+            if plain[Int(byte)] {
+                sink.put(byte)
+                continue
+            }
             switch byte {
             case 0x22: sink.put(0x5C); sink.put(0x22)  // \"
             case 0x5C: sink.put(0x5C); sink.put(0x5C)  // \\
