@@ -13,29 +13,31 @@ struct ByteCounter: ByteSink {
 }
 
 /// Writes bytes into a buffer already sized for them (see ``ByteCounter``).
+/// A byte written past the end traps in debug builds (the buffer's own
+/// check), and so does a copy of many bytes in any build.
 struct ByteWriter: ByteSink {
-    private let base: UnsafeMutablePointer<UInt8>
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
     private(set) var count = 0
 
-    init(_ base: UnsafeMutablePointer<UInt8>) {
-        self.base = base
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
     }
 
     @inline(__always)
     mutating func put(_ byte: UInt8) {
-        base[count] = byte
+        buffer[count] = byte
         count += 1
     }
 
     /// Writes `text`'s bytes.
     mutating func put(_ text: StaticString) {
-        (base + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
-        count += text.utf8CodeUnitCount
+        put(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Writes `bytes`.
     mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress else { return }
+        precondition(bytes.count <= buffer.count - count, "more bytes than were counted")
+        guard let source = bytes.baseAddress, let base = buffer.baseAddress else { return }
         (base + count).update(from: source, count: bytes.count)
         count += bytes.count
     }
@@ -43,9 +45,10 @@ struct ByteWriter: ByteSink {
     /// Writes `value` in decimal.
     mutating func put(decimal value: UInt64) {
         let digits = Self.decimalCount(value)
+        precondition(digits <= buffer.count - count, "more bytes than were counted")
         var rest = value
         for index in stride(from: count + digits - 1, through: count, by: -1) {
-            base[index] = UInt8(0x30 + rest % 10)
+            buffer[index] = UInt8(0x30 + rest % 10)
             rest /= 10
         }
         count += digits

@@ -24,7 +24,7 @@ enum SafeJSON {
         var text = text
         return text.withUTF8 { source in
             String(unsafeUninitializedCapacity: quotedCount(source)) { out in
-                var writer = ByteWriter(out.baseAddress!)
+                var writer = ByteWriter(out)
                 writeQuoted(source, to: &writer)
                 return writer.count
             }

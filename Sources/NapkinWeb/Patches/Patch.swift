@@ -32,7 +32,7 @@ struct Patch: Sendable {
     static func event(sequence: UInt64, body: ArraySlice<UInt8>) -> [UInt8] {
         body.withUnsafeBufferPointer { body in
             [UInt8](unsafeUninitializedCapacity: idLineCount(sequence) + body.count) { buffer, initialized in
-                var writer = ByteWriter(buffer.baseAddress!)
+                var writer = ByteWriter(buffer)
                 writeIDLine(sequence, to: &writer)
                 writer.put(body)
                 initialized = writer.count
@@ -61,7 +61,7 @@ struct Patch: Sendable {
                 let total = idLine + head.utf8CodeUnitCount + SafeJSON.quotedCount(id) + middle.utf8CodeUnitCount
                     + SafeJSON.quotedCount(html) + tail.utf8CodeUnitCount
                 let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
-                    var writer = ByteWriter(buffer.baseAddress!)
+                    var writer = ByteWriter(buffer)
                     if withSequence { Self.writeIDLine(sequence, to: &writer) }
                     writer.put(head)
                     SafeJSON.writeQuoted(id, to: &writer)
