@@ -182,9 +182,14 @@ enum HTTPBenchmarks {
         try process.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        return wrkFigures(data, path: path)
+    }
+
+    /// Requests per second and requests made, from `wrk`'s output; a line
+    /// about non-2xx answers is passed on as a warning.
+    static func wrkFigures(_ output: Data, path: String) -> (rps: Double, requests: Double) {
         var rps = 0.0, requests = 0.0
-        for line in text.split(separator: "\n") {
+        for line in String(decoding: output, as: UTF8.self).split(separator: "\n") {
             let words = line.split(separator: " ")
             if line.hasPrefix("Requests/sec:"), let v = Double(words.last ?? "") { rps = v }
             if line.contains("requests in"), let v = Double(words.first ?? "") { requests = v }

@@ -186,14 +186,7 @@ enum RibHouseBenchmarks {
         return {
             let data = out.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            var rps = 0.0, requests = 0.0
-            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-                let words = line.split(separator: " ")
-                if line.hasPrefix("Requests/sec:"), let v = Double(words.last ?? "") { rps = v }
-                if line.contains("requests in"), let v = Double(words.first ?? "") { requests = v }
-                if line.contains("Non-2xx") { print("warning: \(line.trimmingCharacters(in: .whitespaces)) on \(path)") }
-            }
-            return (rps, requests)
+            return HTTPBenchmarks.wrkFigures(data, path: path)
         }
     }
 
@@ -207,15 +200,15 @@ enum RibHouseBenchmarks {
         for round in 0..<rounds {
             let before = (HTTPBenchmarks.childCPUSeconds(a.pid), HTTPBenchmarks.childCPUSeconds(b.pid))
             // Each server's load starts first in turn.
-            let (loadA, loadB) = try round % 2 == 0
-                ? (startWrk(port: a.port, path: path, seconds: seconds), startWrk(port: b.port, path: path, seconds: seconds))
-                : { let b = try startWrk(port: b.port, path: path, seconds: seconds); return (try startWrk(port: a.port, path: path, seconds: seconds), b) }()
-            let (resultA, resultB) = (loadA(), loadB())
+            let order = round % 2 == 0 ? [a, b] : [b, a]
+            let loads = try order.map { try startWrk(port: $0.port, path: path, seconds: seconds) }
+            let results = loads.map { $0() }
+            let (resultA, resultB) = round % 2 == 0 ? (results[0], results[1]) : (results[1], results[0])
             let cpuA = (HTTPBenchmarks.childCPUSeconds(a.pid) - before.0) / max(resultA.requests, 1)
             let cpuB = (HTTPBenchmarks.childCPUSeconds(b.pid) - before.1) / max(resultB.requests, 1)
             ratios.append(cpuA / max(cpuB, 1e-9))
         }
-        return ratios.sorted()
+        return ratios
     }
 }
 
