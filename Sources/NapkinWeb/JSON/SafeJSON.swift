@@ -18,19 +18,6 @@ enum SafeJSON {
         return Array(escape(text).utf8)
     }
 
-    /// `text` as a JSON string literal, written by hand: patches are encoded
-    /// on the hot path of every live update.
-    static func quote(_ text: String) -> String {
-        var text = text
-        return text.withUTF8 { source in
-            String(unsafeUninitializedCapacity: quotedCount(source)) { out in
-                var writer = ByteWriter(out)
-                writeQuoted(source, to: &writer)
-                return writer.count
-            }
-        }
-    }
-
     /// How many bytes ``writeQuoted(_:to:)`` writes for `source`: a buffer
     /// of the exact size, where the largest case (six bytes out for each
     /// byte in) made a page-sized fragment ask for a large block every time.
@@ -40,7 +27,9 @@ enum SafeJSON {
         return counter.count
     }
 
-    /// Writes `source` as a JSON string literal (quotes included) to `writer`.
+    /// Writes `source` as a JSON string literal (quotes included) to
+    /// `writer`, by hand: patches are encoded on the hot path of every live
+    /// update.
     static func writeQuoted(_ source: UnsafeBufferPointer<UInt8>, to writer: inout ByteWriter) {
         quote(source, to: &writer)
     }

@@ -6,11 +6,6 @@ struct Patch: Sendable {
     let html: String
     let sequence: UInt64
 
-    /// `{"id": …, "html": …}`, safe to embed anywhere (see ``SafeJSON``).
-    var json: String {
-        "{\"id\":\(SafeJSON.quote(id)),\"html\":\(SafeJSON.quote(html))}"
-    }
-
     /// The patch as an encoded server-sent event: its sequence number as the
     /// id, then `event: patch` and its JSON. Written in one buffer, whose
     /// part after the id line the next tab patching the same place with
@@ -41,9 +36,9 @@ struct Patch: Sendable {
     }
 
     /// The event without its id line: the same for every tab that patches
-    /// the same fragment place with the same HTML. The same bytes as
-    /// `ServerSentEvent(event: "patch", data: json).encodedBytes` (the JSON
-    /// is one line: ``SafeJSON`` escapes every line break).
+    /// the same fragment place with the same HTML. `event: patch`, then
+    /// `{"id": …, "html": …}` (safe to embed anywhere, see ``SafeJSON``) as
+    /// one `data:` line: ``SafeJSON`` escapes every line break.
     var body: [UInt8] {
         encoded(withSequence: false).bytes
     }

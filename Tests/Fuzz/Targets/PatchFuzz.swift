@@ -3,9 +3,9 @@ import Foundation
 @testable import NapkinHTTP
 @testable import NapkinWeb
 
-/// Patch events, written straight into bytes: the body is exactly what the
-/// general event-stream encoder writes for the patch's JSON, that JSON reads
-/// back as the id and HTML with no raw line break, `<`, `>` or `&` in it, and
+/// Patch events, written straight into bytes: the body reads back as one
+/// patch event, exactly as the general event-stream encoder writes its data;
+/// that JSON reads back as the id and HTML with no raw line break, `<`, `>` or `&` in it, and
 /// an event is its id line and then the body.
 /// Input: id, NUL, HTML.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -15,9 +15,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let sequence = UInt64(bytes.reduce(0) { ($0 &* 31) &+ Int($1) }.magnitude)
     let patch = Patch(id: fields[0], html: fields[1], sequence: sequence)
     let body = patch.body
-    require(body == ServerSentEvent(event: "patch", data: patch.json).encodedBytes,
+    // The body read as a client reads the stream: one patch event, framed as
+    // the general encoder frames its data.
+    var parser = EventStreamParser()
+    let events = parser.feed(body)
+    require(events.count == 1 && events[0].event == "patch", "\(show(fields[0])), \(show(fields[1])) is not one patch event")
+    let json = events[0].data
+    require(body == ServerSentEvent(event: "patch", data: json).encodedBytes,
             "body differs from the event-stream encoder for \(show(fields[0])), \(show(fields[1]))")
-    let json = patch.json
     require(!json.utf8.contains { $0 == 0x0A || $0 == 0x0D || $0 == 0x3C || $0 == 0x3E || $0 == 0x26 },
             "raw line break or markup in \(show(json))")
     let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: String]

@@ -11,12 +11,21 @@ struct PatchTests {
         "\u{0}\u{1}\u{1F}", "sep\u{2028}para\u{2029}end", "é ü 🔥 \u{E2}", "\u{2027}\u{202A}",
     ]
 
-    @Test("a patch's event body is the event-stream encoder's, for every awkward id and HTML")
-    func bodyMatchesTheGeneralEncoder() {
+    /// The data of the one event `body` holds, read as a client reads the stream.
+    static func data(of body: [UInt8]) -> String? {
+        var parser = EventStreamParser()
+        let events = parser.feed(body)
+        guard events.count == 1, events[0].event == "patch" else { return nil }
+        return events[0].data
+    }
+
+    @Test("a patch's body is one patch event, framed as the event-stream encoder frames its data")
+    func bodyIsOneEvent() throws {
         for id in Self.awkward.prefix(4) {
             for html in Self.awkward {
-                let patch = Patch(id: id, html: html, sequence: 3)
-                #expect(patch.body == ServerSentEvent(event: "patch", data: patch.json).encodedBytes, "id \(id) html \(html)")
+                let body = Patch(id: id, html: html, sequence: 3).body
+                let data = try #require(Self.data(of: body), "id \(id) html \(html)")
+                #expect(body == ServerSentEvent(event: "patch", data: data).encodedBytes, "id \(id) html \(html)")
             }
         }
     }
@@ -24,13 +33,23 @@ struct PatchTests {
     @Test("the JSON in a patch reads back as its id and HTML, with no raw line break, <, > or &")
     func jsonReadsBack() throws {
         for html in Self.awkward {
-            let patch = Patch(id: "f-1", html: html, sequence: 1)
-            let json = patch.json
+            let json = try #require(Self.data(of: Patch(id: "f-1", html: html, sequence: 1).body))
             #expect(!json.utf8.contains { [0x0A, 0x0D, 0x3C, 0x3E, 0x26].contains($0) })
             #expect(!json.contains("\u{2028}") && !json.contains("\u{2029}"))
             let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String]
             #expect(object == ["id": "f-1", "html": html])
         }
+    }
+
+    @Test("the bytes on the wire, escapes spelled as napkin's client has always read them")
+    func exactBytes() {
+        let body = Patch(id: "n-1", html: "<b a=\"x\">&\n</b>\u{2028}\\\u{1}", sequence: 5).body
+        #expect(String(decoding: body, as: UTF8.self) == """
+            event: patch
+            data: {"id":"n-1","html":"\\u003cb a=\\"x\\"\\u003e\\u0026\\n\\u003c/b\\u003e\\u2028\\\\\\u0001"}
+
+
+            """)
     }
 
     @Test("an event is the id line for its sequence, then the shared body")
