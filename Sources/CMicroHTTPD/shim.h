@@ -15,6 +15,7 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
+#include <dlfcn.h>
 
 /* MHD_start_daemon and MHD_get_*_info are variadic, which Swift cannot call.
    These small non-variadic wrappers are the only C napkin needs. */
@@ -183,9 +184,9 @@ static inline int napkin_quiesce(struct MHD_Daemon *d) {
     return (int)MHD_quiesce_daemon(d);
 }
 
-/* glibc's allocator controls, which Swift's Glibc module does not export:
-   pin the mmap threshold (so large freed blocks are unmapped at once), and
-   hand whole free pages back to the system. No-ops elsewhere. */
+/* The allocator's controls, which Swift's Glibc module does not export:
+   pin glibc's mmap threshold (so large freed blocks are unmapped at once),
+   and hand whole free pages back to the system. No-ops elsewhere. */
 static inline void napkin_pin_mmap_threshold(int bytes) {
 #if defined(__GLIBC__)
     mallopt(M_MMAP_THRESHOLD, bytes);
@@ -194,10 +195,17 @@ static inline void napkin_pin_mmap_threshold(int bytes) {
 #endif
 }
 
+/* Hands free pages back: glibc's arenas, and, in a process that links
+   jemalloc (napkin's executables do), every jemalloc arena ("arena.4096" is
+   all of them). jemalloc is found at run time, so the library links neither. */
 static inline void napkin_malloc_trim(void) {
 #if defined(__GLIBC__)
     malloc_trim(0);
 #endif
+    typedef int (*napkin_mallctl_fn)(const char *, void *, size_t *, void *, size_t);
+    /* A null handle is RTLD_DEFAULT: the process's global symbols. */
+    void *symbol = dlsym((void *)0, "mallctl");
+    if (symbol != NULL) ((napkin_mallctl_fn)symbol)("arena.4096.purge", NULL, NULL, NULL, 0);
 }
 
 #endif

@@ -38,7 +38,8 @@ public struct ServerConfiguration: Sendable {
     /// fill memory (each may hold up to ``maxRequestBodySize``).
     public var maxBufferedBodyBytes: Int
     /// How often freed memory is handed back to the operating system (glibc's
-    /// `malloc_trim`), so the process comes back down after a burst; `nil` never.
+    /// `malloc_trim`, and a purge of jemalloc's arenas in a process that links
+    /// it), so the process comes back down after a burst; `nil` never.
     public var memoryTrimInterval: Duration?
     /// How long ``HTTPServer/shutdown()`` waits for in-flight requests before answering them 503.
     public var shutdownGracePeriod: Duration
