@@ -9,7 +9,7 @@ let strict: [SwiftSetting] = [
 // (libjemalloc-dev) in place of glibc's malloc when built for release, with
 // the settings in Sources/NapkinJemalloc/jemalloc_conf.c. A page view
 // allocates on a server loop and frees on the main actor's thread, and back,
-// which glibc's per-thread caches serve badly (about 15 % of a page's CPU).
+// which glibc's per-thread caches serve badly (13 % of a page's CPU).
 // Debug builds, and the sanitizer builds the tests run, keep the C
 // library's allocator, which a sanitizer replaces with its own.
 let releaseAllocator: [LinkerSetting] = [
