@@ -213,6 +213,18 @@ enum HTTPBenchmarks {
         }
     }
 
+    /// ``wrkAsync(port:path:seconds:headers:)`` with this process's CPU per
+    /// request, for a server that runs in-process.
+    static func measureAsync(port: Int, path: String, seconds: Int = 5, headers: [String] = []) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result {
+                    try measure(pid: nil) { try wrk(port: port, path: path, seconds: seconds, headers: headers) }
+                })
+            }
+        }
+    }
+
     static func progress(_ text: String) {
         FileHandle.standardError.write(Data("http: \(text)\n".utf8))
     }
