@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import NapkinHTTP
 import Synchronization
 import napkin
 
@@ -145,17 +146,9 @@ private func fscanf_statm(_ file: UnsafeMutablePointer<FILE>, _ size: inout Int,
 }
 #endif
 
-/// Hands freed memory back to the system (as the server's trimmer does:
-/// glibc's arenas, and jemalloc's, which the benchmarks link), so a
-/// baseline is not flattered by pages an earlier measurement left in
-/// malloc's free lists.
+/// Hands freed memory back to the system, as the server's periodic trim
+/// does, so a baseline is not flattered by pages an earlier measurement left
+/// in malloc's free lists.
 func trimHeap() {
-    #if canImport(Glibc)
-    typealias Trim = @convention(c) (Int) -> Int32
-    typealias Control = @convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int) -> Int32
-    let process = UnsafeMutableRawPointer(bitPattern: 0)
-    if let symbol = dlsym(process, "malloc_trim") { _ = unsafeBitCast(symbol, to: Trim.self)(0) }
-    // jemalloc's arenas, all of them ("arena.4096").
-    if let symbol = dlsym(process, "mallctl") { _ = unsafeBitCast(symbol, to: Control.self)("arena.4096.purge", nil, nil, nil, 0) }
-    #endif
+    MemoryReturn.trim()
 }

@@ -204,17 +204,9 @@ enum HTTPBenchmarks {
     }
 
     /// Runs ``wrk(port:path:seconds:headers:)`` on a thread of its own, so the
-    /// caller's executor (the main actor, say) stays free to serve.
-    static func wrkAsync(port: Int, path: String, seconds: Int = 5, headers: [String] = []) async throws -> (rps: Double, requests: Double) {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try wrk(port: port, path: path, seconds: seconds, headers: headers) })
-            }
-        }
-    }
-
-    /// ``wrkAsync(port:path:seconds:headers:)`` with this process's CPU per
-    /// request, for a server that runs in-process.
+    /// caller's executor (the main actor, say) stays free to serve, and
+    /// measures this process's CPU per request: for a server that runs
+    /// in-process.
     static func measureAsync(port: Int, path: String, seconds: Int = 5, headers: [String] = []) async throws -> Run {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {

@@ -12,7 +12,7 @@ import CMicroHTTPD
 /// in a process linked with jemalloc (napkin's executables are) a purge of
 /// jemalloc's arenas. Each releases whole free pages, in about a
 /// millisecond on a heap of a few hundred MiB.
-enum MemoryReturn {
+package enum MemoryReturn {
     /// Pins the allocator's `mmap` threshold at 128 KiB. Process-wide; done once.
     static let pinThreshold: Void = {
         napkin_pin_mmap_threshold(128 * 1024)
@@ -23,8 +23,14 @@ enum MemoryReturn {
         Task.detached(priority: .background) {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
-                napkin_malloc_trim()
+                trim()
             }
         }
+    }
+
+    /// Hands whole free pages back now: glibc's arenas, and jemalloc's when
+    /// the process links it.
+    package static func trim() {
+        napkin_malloc_trim()
     }
 }
