@@ -38,13 +38,21 @@ public struct AccessLog: FastPathMiddleware {
             let response = try await next(request)
             log(request, status: response.status.code, bytes: response.byteCount, start: start)
             return response
-        } catch let error as HTTPError {
-            log(request, status: error.status.code, bytes: error.message.utf8.count, start: start)
-            throw error
         } catch {
-            log(request, status: 500, bytes: nil, start: start)
+            _ = finish(request, failure: error, startedAt: start)
             throw error
         }
+    }
+
+    /// Logs the status `error` becomes (an ``HTTPError``'s own, else `500`)
+    /// and passes the error on.
+    public func finish(_ request: Request, failure error: any Error, startedAt start: ContinuousClock.Instant) -> Response? {
+        if let error = error as? HTTPError {
+            log(request, status: error.status.code, bytes: error.message.utf8.count, start: start)
+        } else {
+            log(request, status: 500, bytes: nil, start: start)
+        }
+        return nil
     }
 
     /// Logs the line of a response answered at once, timed from `start`.

@@ -25,6 +25,11 @@ public struct ErrorMiddleware: FastPathMiddleware {
         response
     }
 
+    /// The response `error` becomes: an ``HTTPError``'s status and message, or a bare `500`.
+    public func finish(_ request: Request, failure error: any Error, startedAt start: ContinuousClock.Instant) -> Response? {
+        ErrorMiddleware.response(for: error, request: request, log: log)
+    }
+
     static func response(for error: any Error, request: Request, log: (String) -> Void) -> Response {
         if let error = error as? HTTPError {
             return Response.text(error.message, status: error.status)

@@ -14,15 +14,35 @@ public protocol HTTPResponder: Sendable {
     /// answer with no task and no thread hop. An answer must be what
     /// ``respond(to:)`` would have given. The default is nil.
     func respondImmediately(to request: Request) -> Response?
+
+    /// The main-actor work that answers `request` all by itself, or nil to
+    /// go through ``respond(to:)``.
+    ///
+    /// ``HTTPServer`` asks this on its own thread when
+    /// ``respondImmediately(to:)`` gave nil. It runs the work as one
+    /// main-actor task and sends its answer from there: no task waits for it
+    /// on the server's thread, and the answer goes to the connection without
+    /// coming back to that thread first. The work's answer, or its error
+    /// (mapped as ``respond(to:)``'s would be), must be what ``respond(to:)``
+    /// would have given. The default is nil.
+    func mainActorWork(for request: Request) -> (@MainActor @Sendable () async throws -> Response)?
 }
 
 extension HTTPResponder {
     /// Nil: every request goes through ``respond(to:)``.
     public func respondImmediately(to request: Request) -> Response? { nil }
+
+    /// Nil: every request goes through ``respond(to:)``.
+    public func mainActorWork(for request: Request) -> (@MainActor @Sendable () async throws -> Response)? { nil }
 }
 
 /// A route handler: a request in, a response out (or an error, mapped by middleware or the server).
 public typealias HTTPHandler = @Sendable (Request) async throws -> Response
+
+/// A route handler that is main-actor work: a page rendered from a router's
+/// tree, a form post handed to it. ``HTTPRouter/onMainActor(_:_:_:)`` runs it
+/// as one main-actor task.
+public typealias MainActorHandler = @MainActor @Sendable (Request) async throws -> Response
 
 /// A route handler that answers at once from what it already has (cached
 /// bytes, a snapshot): it neither awaits nor throws, so ``HTTPRouter`` can answer
@@ -40,12 +60,28 @@ public protocol Middleware: Sendable {
 }
 
 /// Middleware that can also finish a response the router's fast path
-/// (``HTTPRouter/fastPath(_:)``) or an immediate route (an ``ImmediateHandler``)
-/// made, without the asynchronous chain: an access log
-/// logs it, a header middleware adds its headers. Conform only when
-/// `finish` does for such a response all that `respond(to:next:)` would.
+/// (``HTTPRouter/fastPath(_:)``), an immediate route (an ``ImmediateHandler``)
+/// or a main-actor route (a ``MainActorHandler``) made, without the
+/// asynchronous chain: an access log logs it, a header middleware adds its
+/// headers. Conform only when the `finish` methods do for such an answer,
+/// or such an error, all that `respond(to:next:)` would.
 public protocol FastPathMiddleware: Middleware {
     /// `response`, finished as `respond(to:next:)` would have finished it;
     /// `start` is when the request reached the router.
     func finish(_ request: Request, _ response: Response, startedAt start: ContinuousClock.Instant) -> Response
+
+    /// What `respond(to:next:)` does with `error`, thrown inward while
+    /// answering `request` with main-actor work (see
+    /// ``HTTPResponder/mainActorWork(for:)``): the response it turns the
+    /// error into, or nil to pass the error on (after noting it, as an access
+    /// log does). The default passes it on untouched, as middleware that
+    /// catches nothing does.
+    func finish(_ request: Request, failure error: any Error, startedAt start: ContinuousClock.Instant) -> Response?
+}
+
+extension FastPathMiddleware {
+    /// Nil: the error goes on outward untouched.
+    public func finish(_ request: Request, failure error: any Error, startedAt start: ContinuousClock.Instant) -> Response? {
+        nil
+    }
 }

@@ -14,6 +14,9 @@ public struct HTTPRouter: HTTPResponder {
         /// The handler as registered, for a route registered with one that
         /// answers at once; `handler` calls it.
         var immediate: ImmediateHandler?
+        /// The handler as registered, for a main-actor route; `handler`
+        /// runs it through ``MainActorWork/run(_:)``.
+        var mainActor: MainActorHandler?
     }
 
     private var routes: [Route] = []
@@ -24,6 +27,9 @@ public struct HTTPRouter: HTTPResponder {
     /// The fast path and the immediate routes, finished by the middleware;
     /// nil when there are none or a middleware cannot finish synchronously.
     private var immediateResponder: (@Sendable (Request) -> Response?)?
+    /// Main-actor routes and the fallback's main-actor work, finished by
+    /// the middleware; nil when a middleware cannot finish synchronously.
+    private var mainActorPlanner: (@Sendable (Request) -> (@MainActor @Sendable () async throws -> Response)?)?
 
     /// An empty router: every request is a 404 until routes are added.
     public init() {
@@ -50,6 +56,29 @@ public struct HTTPRouter: HTTPResponder {
     /// on serves other connections.
     public mutating func on(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping ImmediateHandler) {
         routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: { handler($0) }, immediate: handler))
+        rebuild()
+    }
+
+    /// Registers `handler`, which is main-actor work, for `method` on
+    /// `pattern`; earlier registrations win.
+    ///
+    /// When every middleware is a ``FastPathMiddleware``, ``HTTPServer``
+    /// runs the handler and the middleware's `finish` as one main-actor task
+    /// that sends the answer itself (see ``mainActorWork(for:)``): no task
+    /// waits for it on the server's thread. Otherwise the chain runs it
+    /// through ``MainActorWork/run(_:)``.
+    ///
+    /// ```swift
+    /// router.onMainActor(.get, "/cart") { request in
+    ///     try await store.cartPage(for: request)
+    /// }
+    /// ```
+    public mutating func onMainActor(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping MainActorHandler) {
+        let handler: MainActorHandler = handler
+        routes.append(
+            Route(
+                method: method, pattern: RoutePattern(pattern),
+                handler: { request in try await MainActorWork.run { try await handler(request) } }, mainActor: handler))
         rebuild()
     }
 
@@ -124,6 +153,18 @@ public struct HTTPRouter: HTTPResponder {
         immediateResponder?(request)
     }
 
+    /// The main-actor work answering `request`, finished by every
+    /// middleware, when the route ``respond(to:)`` would pick is a
+    /// main-actor route (or, with no route for the path, the fallback has
+    /// main-actor work for it) and every middleware is a
+    /// ``FastPathMiddleware``; nil otherwise.
+    ///
+    /// ``HTTPServer`` asks it after ``respondImmediately(to:)`` gave nil, so
+    /// it does not try the fast path again.
+    public func mainActorWork(for request: Request) -> (@MainActor @Sendable () async throws -> Response)? {
+        mainActorPlanner?(request)
+    }
+
     /// Precomposes the middleware chain so a request pays no composition cost.
     private mutating func rebuild() {
         let routes = self.routes
@@ -141,11 +182,29 @@ public struct HTTPRouter: HTTPResponder {
             handler = { request in try await m.respond(to: request, next: next) }
         }
         chain = handler
+        let innermostFirst = Array(finishers.reversed())
+        let hasMainActorWork = fallback != nil || routes.contains { $0.mainActor != nil }
+        mainActorPlanner = nil
+        if synchronous, hasMainActorWork {
+            mainActorPlanner = { request in
+                let start = ContinuousClock.now
+                guard let (work, dropsBody) = HTTPRouter.mainActorWork(request, routes: routes, fallback: fallback) else { return nil }
+                return { @MainActor () async throws -> Response in
+                    let outcome: Result<Response, any Error>
+                    do {
+                        let response = try await work()
+                        outcome = .success(dropsBody ? HTTPRouter.dropBody(response) : response)
+                    } catch {
+                        outcome = .failure(error)
+                    }
+                    return try HTTPRouter.finish(request, outcome, by: innermostFirst, startedAt: start)
+                }
+            }
+        }
         guard synchronous, fast != nil || hasImmediateRoutes else {
             immediateResponder = nil
             return
         }
-        let innermostFirst = Array(finishers.reversed())
         immediateResponder = { request in
             let start = ContinuousClock.now
             guard var response = fast?(request) ?? (hasImmediateRoutes ? HTTPRouter.immediateAnswer(request, routes: routes) : nil)
@@ -173,6 +232,54 @@ public struct HTTPRouter: HTTPResponder {
         }
         guard let (handler, parameters) = getMatch else { return nil }
         return dropBody(handler(with(parameters, request)))
+    }
+
+    /// The main-actor work ``dispatch(_:routes:fallback:)`` would await, and
+    /// whether it answers a `HEAD` (its body then dropped); nil when the
+    /// route it would pick is not a main-actor route, or it would answer
+    /// `405`, or the fallback has no main-actor work for the request.
+    private static func mainActorWork(
+        _ request: Request, routes: [Route], fallback: (any HTTPResponder)?
+    ) -> (work: @MainActor @Sendable () async throws -> Response, dropsBody: Bool)? {
+        var getMatch: (Route, [String: String])?
+        var matchedOtherMethods = false
+        for route in routes {
+            guard let parameters = route.pattern.match(path: request.path) else { continue }
+            if route.method == request.method {
+                guard let handler = route.mainActor else { return nil }
+                let request = with(parameters, request)
+                return ({ try await handler(request) }, false)
+            }
+            if request.method == .head, route.method == .get, getMatch == nil {
+                getMatch = (route, parameters)
+            }
+            matchedOtherMethods = true
+        }
+        if let (route, parameters) = getMatch {
+            guard let handler = route.mainActor else { return nil }
+            let request = with(parameters, request)
+            return ({ try await handler(request) }, true)
+        }
+        guard !matchedOtherMethods, let work = fallback?.mainActorWork(for: request) else { return nil }
+        return (work, request.method == .head)
+    }
+
+    /// `outcome` as the middleware (innermost first) leave it: each
+    /// finishes an answer, and may turn an error into one.
+    private static func finish(
+        _ request: Request, _ outcome: Result<Response, any Error>, by innermostFirst: [any FastPathMiddleware],
+        startedAt start: ContinuousClock.Instant
+    ) throws -> Response {
+        var outcome = outcome
+        for m in innermostFirst {
+            switch outcome {
+            case .success(let response):
+                outcome = .success(m.finish(request, response, startedAt: start))
+            case .failure(let error):
+                if let response = m.finish(request, failure: error, startedAt: start) { outcome = .success(response) }
+            }
+        }
+        return try outcome.get()
     }
 
     /// `request` with the route's `parameters` added.

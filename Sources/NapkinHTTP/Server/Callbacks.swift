@@ -149,6 +149,9 @@ enum Callbacks {
             ResponseWriter.queue(response, on: connection, isHead: isHead, context: context, core: core)
             return MHDResult.yes
         }
+        // Main-actor work (a page) is one main-actor task, which sends its
+        // answer itself: nothing waits for it on this thread.
+        let mainActorWork = core.responder.mainActorWork(for: request)
         context.state.withLock { s in
             s.isHead = isHead
             s.phase = .running
@@ -164,7 +167,12 @@ enum Callbacks {
         // Run the handler right here until it first suspends; a handler that never
         // awaits anything costs no thread hop at all, and one that does comes
         // back to this loop (see `ServerLoop+Executor`).
-        if Callbacks.runsHandlersInline {
+        if let mainActorWork {
+            Task { @MainActor in
+                let response = await core.produce(request, by: mainActorWork)
+                core.deliver(response, to: context)
+            }
+        } else if Callbacks.runsHandlersInline {
             Task.immediate(executorPreference: context.loop) {
                 let response = await core.produce(request)
                 core.deliver(response, to: context)

@@ -17,7 +17,10 @@ import Synchronization
 /// `withTaskExecutorPreference(globalConcurrentExecutor)`. Main-actor work
 /// that awaits more main-actor work belongs in ``MainActorWork/run(_:)``:
 /// with the loop preferred, each of those awaits would go round the main
-/// queue.
+/// queue. A route that is main-actor work and nothing else
+/// (``HTTPRouter/onMainActor(_:_:_:)``, a page) skips the handler task
+/// altogether: the server starts one main-actor task for it, which sends
+/// the answer (see ``HTTPResponder/mainActorWork(for:)``).
 ///
 /// ```swift
 /// var router = HTTPRouter()

@@ -19,7 +19,10 @@
 ///
 /// A handler that makes one main-actor call (`await MainActor.run { ... }`,
 /// one `@MainActor` function that does not await more of them) needs none
-/// of this.
+/// of this. A route whose whole answer is main-actor work is better
+/// registered with ``HTTPRouter/onMainActor(_:_:_:)``: with middleware that
+/// can finish synchronously, the server runs it as one main-actor task that
+/// sends the answer itself, and no handler task waits for it.
 public enum MainActorWork {
     /// Runs `body` on the main actor, in a task with no executor preference;
     /// cancelling the caller cancels it.

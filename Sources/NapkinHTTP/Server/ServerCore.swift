@@ -173,6 +173,17 @@ final class ServerCore: Sendable {
         }
     }
 
+    /// The answer of main-actor work (``HTTPResponder/mainActorWork(for:)``)
+    /// for `request`, with an error mapped as ``produce(_:)`` maps it.
+    @MainActor
+    func produce(_ request: Request, by work: @MainActor () async throws -> Response) async -> Response {
+        do {
+            return try await work()
+        } catch {
+            return ErrorMiddleware.response(for: error, request: request, log: log)
+        }
+    }
+
     /// Hands a finished response to the connection: inline if the access handler is
     /// still on the stack, otherwise queue it and resume the suspended connection.
     /// Once a response was queued (shutdown forced a 503 onto the suspended

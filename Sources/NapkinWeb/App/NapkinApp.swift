@@ -102,9 +102,9 @@ public final class NapkinApp {
         router.get(WebSession.scriptPath) { request in ClientScript.respond(to: request) }
         router.on(.head, WebSession.scriptPath) { request in ClientScript.respond(to: request) }
         // Pages, actions and streams are main-actor work made of many
-        // main-actor calls: each runs as one piece (see `MainActorWork`).
-        router.get(WebSession.eventsPath) { [self] request in try await MainActorWork.run { try await self.events(request) } }
-        router.post(WebSession.actionPath) { [self] request in try await MainActorWork.run { try await self.action(request) } }
+        // main-actor calls: each runs as one main-actor task.
+        router.onMainActor(.get, WebSession.eventsPath) { [self] request in try await self.events(request) }
+        router.onMainActor(.post, WebSession.actionPath) { [self] request in try await self.action(request) }
         // Static files first, ahead of routing and pages (security headers
         // and the access log still apply); the page fallback serves any
         // file the fast path passed on.

@@ -19,6 +19,15 @@ struct PageResponder: HTTPResponder {
         return try await MainActorWork.run { try await app.page(request) }
     }
 
+    /// The page, as main-actor work on its own, for a `GET` or `HEAD` that
+    /// names no static file; nil otherwise (``respond(to:)`` answers those).
+    func mainActorWork(for request: Request) -> (@MainActor @Sendable () async throws -> Response)? {
+        guard request.method == .get || request.method == .head else { return nil }
+        if let files, files.lookup(request) != nil { return nil }
+        let app = app
+        return { try await app.page(request) }
+    }
+
     /// Whether the request is a page view: a `GET` for a document that takes
     /// HTML, or napkin's client navigating a tab in place. A browser's own
     /// subresource requests (the favicon, an image) say otherwise in

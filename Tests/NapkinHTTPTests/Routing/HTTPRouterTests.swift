@@ -13,16 +13,11 @@ import Testing
         return router
     }
 
-    private func body(_ response: Response) -> String {
-        if case .bytes(let b) = response.body { return String(decoding: b, as: UTF8.self) }
-        return "<stream>"
-    }
-
     @Test func parametersAndWildcard() async throws {
         let router = Self.router()
-        #expect(body(try await router.respond(to: Request(method: .get, target: "/users/42"))) == "user 42")
-        #expect(body(try await router.respond(to: Request(method: .get, target: "/users/7/posts/9"))) == "7/9")
-        #expect(body(try await router.respond(to: Request(method: .get, target: "/files/a/b/c.txt"))) == "file a/b/c.txt")
+        #expect(bodyText(try await router.respond(to: Request(method: .get, target: "/users/42"))) == "user 42")
+        #expect(bodyText(try await router.respond(to: Request(method: .get, target: "/users/7/posts/9"))) == "7/9")
+        #expect(bodyText(try await router.respond(to: Request(method: .get, target: "/files/a/b/c.txt"))) == "file a/b/c.txt")
         #expect(try await router.respond(to: Request(method: .post, target: "/users")).status == .created)
     }
 
@@ -39,7 +34,7 @@ import Testing
         let router = Self.router()
         let response = try await router.respond(to: Request(method: .head, target: "/users/42"))
         #expect(response.status == .ok)
-        #expect(body(response) == "")
+        #expect(bodyText(response) == "")
         #expect(response.headers["Content-Length"] == "7")
         #expect(response.headers["Content-Type"] == "text/plain; charset=utf-8")
     }
@@ -72,7 +67,7 @@ import Testing
         }
         var router = Self.router()
         router.fallback(Echo())
-        #expect(body(try await router.respond(to: Request(method: .get, target: "/x/y"))) == "fallback /x/y")
+        #expect(bodyText(try await router.respond(to: Request(method: .get, target: "/x/y"))) == "fallback /x/y")
         // A path that a route matches under another method is still 405, not the fallback.
         #expect(try await router.respond(to: Request(method: .put, target: "/users/1")).status == .methodNotAllowed)
     }
@@ -98,11 +93,6 @@ import Testing
 }
 
 @Suite(.timeLimit(.minutes(1))) struct ImmediateRouteTests {
-    private func body(_ response: Response) -> String {
-        if case .bytes(let b) = response.body { return String(decoding: b, as: UTF8.self) }
-        return "<stream>"
-    }
-
     static func router(log: LogSink) -> HTTPRouter {
         var router = HTTPRouter()
         router.use(AccessLog(sink: log.write))
@@ -119,9 +109,9 @@ import Testing
         let log = LogSink()
         let router = Self.router(log: log)
         let now = try #require(router.respondImmediately(to: Request(method: .get, target: "/api/now/7")))
-        #expect(body(now) == "now 7")
+        #expect(bodyText(now) == "now 7")
         // The asynchronous entry gives the same answer, through the same finishers.
-        #expect(body(try await router.respond(to: Request(method: .get, target: "/api/now/8"))) == "now 8")
+        #expect(bodyText(try await router.respond(to: Request(method: .get, target: "/api/now/8"))) == "now 8")
         #expect(log.all.count == 2)
         #expect(log.all[0].hasPrefix("GET /api/now/7 200 5 "))
         #expect(log.all[1].hasPrefix("GET /api/now/8 200 5 "))
@@ -130,7 +120,7 @@ import Testing
     @Test func headKeepsTheLengthAndDropsTheBody() throws {
         let router = Self.router(log: LogSink())
         let head = try #require(router.respondImmediately(to: Request(method: .head, target: "/api/now/42")))
-        #expect(body(head) == "")
+        #expect(bodyText(head) == "")
         #expect(head.headers["Content-Length"] == "6")
     }
 
@@ -139,12 +129,12 @@ import Testing
         let router = Self.router(log: log)
         // An awaiting route registered earlier wins, as in dispatch.
         #expect(router.respondImmediately(to: Request(method: .get, target: "/api/claimed")) == nil)
-        #expect(body(try await router.respond(to: Request(method: .get, target: "/api/claimed"))) == "async first")
+        #expect(bodyText(try await router.respond(to: Request(method: .get, target: "/api/claimed"))) == "async first")
         // Another method, an awaiting route, no route at all.
         #expect(router.respondImmediately(to: Request(method: .post, target: "/api/now/1")) == nil)
         #expect(router.respondImmediately(to: Request(method: .get, target: "/api/later")) == nil)
         #expect(router.respondImmediately(to: Request(method: .get, target: "/api/none")) == nil)
-        #expect(body(try await router.respond(to: Request(method: .post, target: "/api/now/1"))) == "posted")
+        #expect(bodyText(try await router.respond(to: Request(method: .post, target: "/api/now/1"))) == "posted")
         #expect(try await router.respond(to: Request(method: .get, target: "/api/none")).status == .notFound)
         // Nothing was logged for the requests left to the chain until the chain ran them.
         #expect(log.all.count == 3)

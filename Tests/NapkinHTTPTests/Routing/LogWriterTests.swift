@@ -107,16 +107,6 @@ import Testing
     }
 
     @Test func theFastPathIsLoggedOnceAndGetsFinishingHeaders() async throws {
-        struct Stamp: FastPathMiddleware {
-            func respond(to request: Request, next: HTTPHandler) async throws -> Response {
-                finish(request, try await next(request), startedAt: .now)
-            }
-            func finish(_ request: Request, _ response: Response, startedAt start: ContinuousClock.Instant) -> Response {
-                var response = response
-                response.headers["X-Stamp"] = "1"
-                return response
-            }
-        }
         let log = LogSink()
         var router = HTTPRouter()
         router.use(AccessLog(sink: log.write))

@@ -196,3 +196,48 @@ import Testing
         }
     }
 }
+
+/// Answers `/main/...` with main-actor work, and everything (those paths
+/// included) through `respond(to:)` with "chain".
+private struct MainActorPages: HTTPResponder {
+    struct Broken: Error {}
+
+    func respond(to request: Request) async throws -> Response { .text("chain") }
+
+    func mainActorWork(for request: Request) -> (@MainActor @Sendable () async throws -> Response)? {
+        switch request.path {
+        case "/main/page":
+            return {
+                // One task of its own, not a handler's task preferring its loop.
+                let preference = withUnsafeCurrentTask { $0?.unownedTaskExecutor }
+                return .text(preference == nil ? "main actor" : "main actor, loop preferred")
+            }
+        case "/main/broken": return { throw Broken() }
+        default: return nil
+        }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct MainActorServerTests {
+    @Test func mainActorWorkIsRunAndSentByItself() async throws {
+        let log = LogSink()
+        try await withServer(MainActorPages(), log: log) { server in
+            let page = try await fetch(server.port, "/main/page")
+            #expect(page.status == 200)
+            #expect(page.text == "main actor")
+            // An error is mapped as a handler's is: a bare 500, the detail logged.
+            let broken = try await fetch(server.port, "/main/broken")
+            #expect(broken.status == 500)
+            #expect(broken.text == "Internal Server Error")
+            #expect(try await fetch(server.port, "/other").text == "chain")
+            // Kept alive: many on one connection, each answered in turn.
+            let replies = try await offPool {
+                let connection = try TestConnection(port: server.port)
+                return try (0..<20).map { _ in try connection.request("GET", "/main/page") }
+            }
+            #expect(replies.allSatisfy { $0.text == "main actor" })
+        }
+        #expect(log.all.count == 1)
+        #expect(log.all.first?.contains("GET /main/broken") == true)
+    }
+}
