@@ -95,7 +95,7 @@ enum BenchApp {
         return BenchRouter(interactor: BenchInteractor(presenter: presenter, ticker: ticker), viewController: viewController)
     }
 
-    /// The app and its router, with a plain-text route beside the pages.
+    /// The app and its router, with plain-text routes beside the pages.
     static func make(
         maxSessions: Int = 100_000, maxTabsPerSession: Int = 16,
         sessionRecords: any SessionRecordStore = InMemorySessionRecords()
@@ -112,6 +112,9 @@ enum BenchApp {
         }
         var router = HTTPRouter()
         router.get("/plain") { _ in .text("Hello, world!") }
+        // The same text from a handler task, as every handler ran before
+        // routes that answer at once: the base of the page's target.
+        router.get("/plain/task") { _ async in .text("Hello, world!") }
         app.mount(on: &router)
         return (app, router, component)
     }
