@@ -240,4 +240,53 @@ private struct MainActorPages: HTTPResponder {
         #expect(log.all.count == 1)
         #expect(log.all.first?.contains("GET /main/broken") == true)
     }
+
+    /// A main-actor route held until `gate` yields, announcing each arrival.
+    private static func gatedRouter() -> (HTTPRouter, gate: AsyncStream<Void>.Continuation, arrivals: AsyncStream<Void>) {
+        let (gateStream, gate) = AsyncStream<Void>.makeStream()
+        let (arrivals, arrived) = AsyncStream<Void>.makeStream()
+        var router = HTTPRouter()
+        router.use(ErrorMiddleware())
+        router.onMainActor(.get, "/held") { _ in
+            arrived.yield()
+            for await _ in gateStream { break }
+            return .text("released")
+        }
+        router.get("/hello") { _ in .text("hello") }
+        return (router, gate, arrivals)
+    }
+
+    @Test func shutdownWaitsForMainActorWorkAndSendsItsAnswer() async throws {
+        let (router, gate, arrivals) = Self.gatedRouter()
+        let server = HTTPServer(configuration: .init(shutdownGracePeriod: .seconds(20)), responder: router)
+        try server.start()
+        let port = server.port
+        async let reply = offPool { try TestConnection(port: port).request("GET", "/held") }
+        var iterator = arrivals.makeAsyncIterator()
+        _ = await iterator.next()
+        let stopping = Task { await server.shutdown() }
+        gate.yield()
+        try await within(seconds: 20) { await stopping.value }
+        #expect(try await reply.status == 200)
+        #expect(try await reply.text == "released")
+    }
+
+    @Test func aClientThatLeavesDuringMainActorWorkCostsNothingAfter() async throws {
+        let (router, gate, arrivals) = Self.gatedRouter()
+        let server = HTTPServer(configuration: .init(shutdownGracePeriod: .seconds(20)), responder: router)
+        try server.start()
+        let port = server.port
+        try await offPool {
+            let connection = try TestConnection(port: port)
+            try connection.sendRequest("GET", "/held")
+            return connection
+        }.close()
+        var iterator = arrivals.makeAsyncIterator()
+        _ = await iterator.next()
+        // The answer comes to a connection that is gone (or going): dropped.
+        gate.yield()
+        #expect(try await fetch(port, "/hello").text == "hello")
+        // Nothing is left waiting: shutdown does not wait out its grace period.
+        try await within(seconds: 10) { await server.shutdown() }
+    }
 }
