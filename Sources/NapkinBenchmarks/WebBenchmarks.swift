@@ -26,8 +26,8 @@ enum WebBenchmarks {
     ///
     /// The page's target was set against a plain route that ran in a task,
     /// as every handler did then. Since a handler that neither awaits nor
-    /// throws is answered on the loop with no task, `/plain` costs half as
-    /// much, so the page is judged against `/plain/task`, the route the
+    /// throws is answered on the loop with no task, `/plain` costs about a
+    /// third less, so the page is judged against `/plain/task`, the route the
     /// target was set against; its ratio to `/plain` is printed beside it.
     @MainActor
     static func pageThroughput() async throws -> Table {

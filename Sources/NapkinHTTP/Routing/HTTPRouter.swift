@@ -74,7 +74,6 @@ public struct HTTPRouter: HTTPResponder {
     /// }
     /// ```
     public mutating func onMainActor(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping MainActorHandler) {
-        let handler: MainActorHandler = handler
         routes.append(
             Route(
                 method: method, pattern: RoutePattern(pattern),

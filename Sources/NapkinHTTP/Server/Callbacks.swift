@@ -149,8 +149,6 @@ enum Callbacks {
             ResponseWriter.queue(response, on: connection, isHead: isHead, context: context, core: core)
             return MHDResult.yes
         }
-        // Main-actor work (a page) is one main-actor task, which sends its
-        // answer itself: nothing waits for it on this thread.
         let mainActorWork = core.responder.mainActorWork(for: request)
         context.state.withLock { s in
             s.isHead = isHead
@@ -164,9 +162,11 @@ enum Callbacks {
             return Callbacks.unavailable(on: connection, context: context, core: core)
         }
 
-        // Run the handler right here until it first suspends; a handler that never
-        // awaits anything costs no thread hop at all, and one that does comes
-        // back to this loop (see `ServerLoop+Executor`).
+        // Main-actor work (a page) is one main-actor task, which sends its
+        // answer itself: nothing waits for it on this thread. Any other
+        // handler runs right here until it first suspends; a handler that
+        // never awaits anything costs no thread hop at all, and one that
+        // does comes back to this loop (see `ServerLoop+Executor`).
         if let mainActorWork {
             Task { @MainActor in
                 let response = await core.produce(request, by: mainActorWork)
