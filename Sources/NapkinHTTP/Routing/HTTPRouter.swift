@@ -216,21 +216,11 @@ public struct HTTPRouter: HTTPResponder {
     /// The answer of the route ``dispatch(_:routes:fallback:)`` would pick,
     /// when that route answers at once; nil when it awaits or none matches.
     private static func immediateAnswer(_ request: Request, routes: [Route]) -> Response? {
-        var getMatch: (ImmediateHandler, [String: String])?
-        var sawGet = false
-        for route in routes {
-            guard let parameters = route.pattern.match(path: request.path) else { continue }
-            if route.method == request.method {
-                guard let immediate = route.immediate else { return nil }
-                return immediate(with(parameters, request))
-            }
-            if request.method == .head, route.method == .get, !sawGet {
-                sawGet = true
-                getMatch = route.immediate.map { ($0, parameters) }
-            }
-        }
-        guard let (handler, parameters) = getMatch else { return nil }
-        return dropBody(handler(with(parameters, request)))
+        guard case .route(let route, let request, let dropsBody) = select(request, routes: routes),
+            let immediate = route.immediate
+        else { return nil }
+        let response = immediate(request)
+        return dropsBody ? dropBody(response) : response
     }
 
     /// The main-actor work ``dispatch(_:routes:fallback:)`` would await, and
@@ -240,27 +230,16 @@ public struct HTTPRouter: HTTPResponder {
     private static func mainActorWork(
         _ request: Request, routes: [Route], fallback: (any HTTPResponder)?
     ) -> (work: @MainActor @Sendable () async throws -> Response, dropsBody: Bool)? {
-        var getMatch: (Route, [String: String])?
-        var matchedOtherMethods = false
-        for route in routes {
-            guard let parameters = route.pattern.match(path: request.path) else { continue }
-            if route.method == request.method {
-                guard let handler = route.mainActor else { return nil }
-                let request = with(parameters, request)
-                return ({ try await handler(request) }, false)
-            }
-            if request.method == .head, route.method == .get, getMatch == nil {
-                getMatch = (route, parameters)
-            }
-            matchedOtherMethods = true
-        }
-        if let (route, parameters) = getMatch {
+        switch select(request, routes: routes) {
+        case .route(let route, let request, let dropsBody):
             guard let handler = route.mainActor else { return nil }
-            let request = with(parameters, request)
-            return ({ try await handler(request) }, true)
+            return ({ try await handler(request) }, dropsBody)
+        case .unclaimed:
+            guard let work = fallback?.mainActorWork(for: request) else { return nil }
+            return (work, request.method == .head)
+        case .notAllowed:
+            return nil
         }
-        guard !matchedOtherMethods, let work = fallback?.mainActorWork(for: request) else { return nil }
-        return (work, request.method == .head)
     }
 
     /// `outcome` as the middleware (innermost first) leave it: each
@@ -312,13 +291,28 @@ public struct HTTPRouter: HTTPResponder {
         }
     }
 
-    private static func dispatch(_ request: Request, routes: [Route], fallback: (any HTTPResponder)?) async throws -> Response {
+    /// What a request's method and path select among `routes`.
+    private enum Selection {
+        /// `route`, given `request` with the route's parameters; for a
+        /// `HEAD` served by a `GET` route, `dropsBody`.
+        case route(Route, Request, dropsBody: Bool)
+        /// Routes match the path under other methods only: a `405`.
+        case notAllowed([HTTPMethod])
+        /// No route matches the path: the fallback's.
+        case unclaimed
+    }
+
+    /// The first route for the request's method whose pattern matches its
+    /// path, else (for `HEAD`) the first such `GET` route; the one place
+    /// that decides, so the immediate, main-actor and asynchronous answers
+    /// always come from the same route.
+    private static func select(_ request: Request, routes: [Route]) -> Selection {
         var allowed: [HTTPMethod] = []
         var getMatch: (Route, [String: String])?
         for route in routes {
             guard let parameters = route.pattern.match(path: request.path) else { continue }
             if route.method == request.method {
-                return try await route.handler(with(parameters, request))
+                return .route(route, with(parameters, request), dropsBody: false)
             }
             if request.method == .head, route.method == .get, getMatch == nil {
                 getMatch = (route, parameters)
@@ -326,18 +320,27 @@ public struct HTTPRouter: HTTPResponder {
             allowed.append(route.method)
         }
         if let (route, parameters) = getMatch {
-            return dropBody(try await route.handler(with(parameters, request)))
+            return .route(route, with(parameters, request), dropsBody: true)
         }
-        if allowed.isEmpty {
+        return allowed.isEmpty ? .unclaimed : .notAllowed(allowed)
+    }
+
+    private static func dispatch(_ request: Request, routes: [Route], fallback: (any HTTPResponder)?) async throws -> Response {
+        switch select(request, routes: routes) {
+        case .route(let route, let request, let dropsBody):
+            let response = try await route.handler(request)
+            return dropsBody ? dropBody(response) : response
+        case .unclaimed:
             guard let fallback else { return Response.text("Not Found", status: .notFound) }
             let response = try await fallback.respond(to: request)
             return request.method == .head ? dropBody(response) : response
+        case .notAllowed(let allowed):
+            var methods = Set(allowed.map(\.rawValue))
+            if methods.contains("GET") { methods.insert("HEAD") }
+            var response = Response.text("Method Not Allowed", status: .methodNotAllowed)
+            response.headers["Allow"] = methods.sorted().joined(separator: ", ")
+            return response
         }
-        var methods = Set(allowed.map(\.rawValue))
-        if methods.contains("GET") { methods.insert("HEAD") }
-        var response = Response.text("Method Not Allowed", status: .methodNotAllowed)
-        response.headers["Allow"] = methods.sorted().joined(separator: ", ")
-        return response
     }
 
     /// HEAD keeps every header of the GET answer, including its length, but sends no body.
