@@ -36,7 +36,11 @@ public final class EventStreamReader: Sendable {
     private let state = Locked(State())
     private let pump: Locked<Task<Void, Never>?> = Locked(nil)
 
-    init(status: Int, body: ResponseBody) {
+    /// Opens the stream again with the client's cookies from the given
+    /// last event id, as napkin's client does when told to reconnect.
+    typealias Reopen = @Sendable (UInt64?) async throws -> (status: Int, body: ResponseBody)
+
+    init(status: Int, body: ResponseBody, reopen: Reopen? = nil) {
         self.status = status
         switch body {
         case .stream, .channel:
@@ -45,14 +49,28 @@ public final class EventStreamReader: Sendable {
             state.withLock { $0.finished = true }
             return
         }
-        let chunks = body.chunks()
         let task = Task { [state] in
-            var parser = EventStreamParser()
-            do {
-                for try await chunk in chunks {
-                    for event in parser.feed(chunk) { Self.deliver(event, to: state) }
-                }
-            } catch {}
+            var body = body
+            var lastEventID: UInt64?
+            // A `reconnect` event (the session's id rotated) ends this
+            // stream; the reader goes on with the one opened in its place.
+            reading: while true {
+                var parser = EventStreamParser()
+                do {
+                    for try await chunk in body.chunks() {
+                        for event in parser.feed(chunk) {
+                            if let id = event.id.flatMap({ UInt64($0) }) { lastEventID = id }
+                            if event.event == "reconnect", let reopen {
+                                guard let again = try? await reopen(lastEventID), again.status == 200 else { break reading }
+                                body = again.body
+                                continue reading
+                            }
+                            Self.deliver(event, to: state)
+                        }
+                    }
+                } catch {}
+                break
+            }
             let waiter = state.withLock { state in
                 state.finished = true
                 defer { state.waiter = nil }

@@ -26,7 +26,7 @@ public actor TestClient {
     private let transport: any TestTransport
     private let host: String
     /// Shared by the tabs of one browser.
-    private let jar: Locked<[String: String]>
+    private let jar: CookieJar
 
     /// The id of this client's tab, once a page has named one.
     public private(set) var tabID: String?
@@ -35,7 +35,7 @@ public actor TestClient {
     public let javascript: Bool
 
     /// The cookies the app has set, by name (shared by the client's tabs).
-    public var cookies: [String: String] { jar.withLock { $0 } }
+    public var cookies: [String: String] { jar.all }
 
     /// A client that calls `responder` in-process; with `javascript: false`
     /// it is a browser without napkin's client.
@@ -50,10 +50,10 @@ public actor TestClient {
 
     /// A client over any transport.
     public init(transport: any TestTransport, host: String = "napkin.test", javascript: Bool = true) {
-        self.init(transport: transport, host: host, jar: Locked([:]), javascript: javascript)
+        self.init(transport: transport, host: host, jar: CookieJar(), javascript: javascript)
     }
 
-    private init(transport: any TestTransport, host: String, jar: Locked<[String: String]>, javascript: Bool) {
+    private init(transport: any TestTransport, host: String, jar: CookieJar, javascript: Bool) {
         self.transport = transport
         self.host = host
         self.jar = jar
@@ -67,11 +67,13 @@ public actor TestClient {
     }
 
     /// The napkin session id, once the app has set one.
-    public var sessionID: String? { cookies["napkin_session"] }
+    public var sessionID: String? { jar[Self.sessionCookie] }
+
+    private static let sessionCookie = "napkin_session"
 
     /// Sets a cookie by hand (to forge one, say).
     public func setCookie(_ name: String, _ value: String?) {
-        jar.withLock { $0[name] = value }
+        jar.set(name, value)
     }
 
     /// Forgets the tab id, as a browser without JavaScript has none: the
@@ -174,12 +176,29 @@ public actor TestClient {
     // MARK: - Live updates and the tree
 
     /// Opens the tab's event stream, to read patches as they arrive.
+    /// Told to reconnect (the session's id rotated), it opens the stream
+    /// again with the cookies the client holds by then, as napkin's client does.
     public func events(lastEventID: UInt64? = nil) async throws -> EventStreamReader {
+        let opened = Locked(jar[Self.sessionCookie])
+        let response = try await openStream(lastEventID: lastEventID)
+        return EventStreamReader(status: response.status.code, body: response.body) { [self, jar] lastEventID in
+            // The response that rotated the id brings the new cookie; a
+            // client that never gets one (it was not this browser's
+            // request) reconnects with the old cookie and finds no session.
+            _ = try? await withDeadline(.seconds(2), TestClientError.streamEnded) {
+                await jar.waitForChange(of: Self.sessionCookie, from: opened.withLock { $0 })
+            }
+            opened.withLock { $0 = jar[Self.sessionCookie] }
+            let again = try await self.openStream(lastEventID: lastEventID)
+            return (again.status.code, again.body)
+        }
+    }
+
+    private func openStream(lastEventID: UInt64?) async throws -> Response {
         var headers: HTTPHeaders = ["Accept": "text/event-stream"]
         if let lastEventID { headers["Last-Event-ID"] = String(lastEventID) }
         let target = tabID.map { "\(WebSession.eventsPath)?tab=\($0)" } ?? WebSession.eventsPath
-        let response = try await exchange(.get, target, headers: headers, body: [])
-        return EventStreamReader(status: response.status.code, body: response.body)
+        return try await exchange(.get, target, headers: headers, body: [])
     }
 
     /// The tab's napkin tree at `path`, as napkin's JSON snapshot (before
@@ -209,7 +228,7 @@ public actor TestClient {
             guard let pair = header.split(separator: ";").first, let equals = pair.firstIndex(of: "=") else { continue }
             let name = pair[..<equals].trimmingWhitespace()
             let value = String(pair[pair.index(after: equals)...])
-            jar.withLock { $0[name] = value }
+            jar.set(name, value)
         }
         return response
     }

@@ -13,11 +13,20 @@ extension NapkinApp {
     /// succeeds clears it.
     func action(_ request: Request) async throws -> Response {
         guard let session = try await existingSession(for: request) else {
-            throw HTTPError(.forbidden, "Your session has ended. Reload the page to start a new one.")
+            throw Self.sessionEnded
         }
         let fields = try request.formFields()
-        func field(_ name: String) -> String? { fields.last { $0.name == name }?.value }
+        // One action of a session at a time: the second of two logins sent
+        // at once runs after the first, and finds its id gone.
+        return try await session.actionTurns.run {
+            try await self.runAction(request, fields: fields, in: session)
+        }
+    }
 
+    private func runAction(_ request: Request, fields: [(name: String, value: String)], in session: WebSession) async throws -> Response {
+        func field(_ name: String) -> String? { fields.last { $0.name == name }?.value }
+        let idBefore = session.id
+        guard request.cookie(SessionCookie.name) == idBefore else { throw Self.sessionEnded }
         let token = request.headers["X-CSRF-Token"] ?? field("_csrf") ?? ""
         guard SecureToken.constantTimeEquals(token, session.csrfToken) else {
             throw HTTPError(.forbidden, "Invalid or missing CSRF token.")
@@ -35,24 +44,26 @@ extension NapkinApp {
         session.touch(tab, now: store.now)
         tab.users += 1
         defer { tab.users -= 1 }
-        let idBefore = session.id
+        let ticket = RequestTicket()
         // A refusal is an answer like any other: what the action did before
         // it still settles. The fragment learns the outcome as soon as the
         // action returns, so the patches of what it set off carry it.
         let (refusal, _) = try await Settlement.run(timeout: configuration.settleTimeout) { () async throws -> FormError? in
-            try await RequestSession.$current.withValue(session) { () async throws -> FormError? in
-                do {
-                    try await action.run(request)
-                    fragment.clearProblem(for: name)
-                    return nil
-                } catch let error as FormError {
-                    if fragment.isMounted(in: tab) {
-                        // Keys are what the view rendered (an item's id): a longer one is not kept.
-                        let key = field("_key").flatMap { $0.utf8.count <= FormProblem.maxKeyBytes ? $0 : nil }
-                        let id = FragmentID.problem(in: fragment.fragmentID, action: name, key: key)
-                        fragment.record(FormProblem(error, id: id, key: key, fields: fields), for: name)
+            try await RequestSession.$ticket.withValue(ticket) {
+                try await RequestSession.$current.withValue(session) { () async throws -> FormError? in
+                    do {
+                        try await action.run(request)
+                        fragment.clearProblem(for: name)
+                        return nil
+                    } catch let error as FormError {
+                        if fragment.isMounted(in: tab) {
+                            // Keys are what the view rendered (an item's id): a longer one is not kept.
+                            let key = field("_key").flatMap { $0.utf8.count <= FormProblem.maxKeyBytes ? $0 : nil }
+                            let id = FragmentID.problem(in: fragment.fragmentID, action: name, key: key)
+                            fragment.record(FormProblem(error, id: id, key: key, fields: fields), for: name)
+                        }
+                        return error
                     }
-                    return error
                 }
             }
         }
@@ -69,10 +80,7 @@ extension NapkinApp {
         } else {
             response = Response(status: .noContent)
         }
-        if session.id != idBefore {
-            try await persistRotation(of: session, from: idBefore)
-            response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
-        }
+        try await finishRotation(of: session, from: idBefore, ticket: ticket, response: &response)
         return response
     }
 

@@ -59,8 +59,7 @@ extension NapkinApp {
             let tab = await launchTab(in: session)
             let claimed = await navigate(tab, to: path)
             let response = respond(request, tab: tab, path: path, claimed: claimed)
-            session.removeTab(tab)
-            await tab.terminate()
+            await release([tab])
             return response
         }
         let tab: WebTab
@@ -76,16 +75,19 @@ extension NapkinApp {
         tab.awaitsRedirect = false
         session.touch(tab, now: store.now)
         let idBefore = session.id
+        let ticket = RequestTicket()
         // The page answers a live navigation, so its stream need not; a
         // JSON answer is no page, and the stream still gets the changes.
-        let claimed = await navigate(tab, to: path, live: requestedTab != nil && !wantsJSON)
-        var response = respond(request, tab: tab, path: path, claimed: claimed)
-        tab.users -= 1
-        await releaseTabs(of: session)
-        if session.id != idBefore {
-            try await persistRotation(of: session, from: idBefore)
-            response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
+        let claimed = await RequestSession.$ticket.withValue(ticket) {
+            await navigate(tab, to: path, live: requestedTab != nil && !wantsJSON)
         }
+        tab.users -= 1
+        await release(session.expiredTabs(now: store.now, grace: configuration.tabGracePeriod))
+        // A page of a session whose id rotated meanwhile is no longer this
+        // request's to see (unless it rotated it itself).
+        guard session.id == idBefore || ticket.rotated else { throw Self.sessionEnded }
+        var response = respond(request, tab: tab, path: path, claimed: claimed)
+        try await finishRotation(of: session, from: idBefore, ticket: ticket, response: &response)
         return response
     }
 

@@ -70,7 +70,7 @@ public final class NapkinApp {
         }
         store = SessionStore(
             idleTimeout: configuration.sessionIdleTimeout, newIdleTimeout: configuration.newSessionIdleTimeout,
-            capacity: configuration.maxSessions)
+            capacity: configuration.maxSessions, maxTabs: configuration.maxTabs)
     }
 
     /// Creates an app without a session scope: every tab's tree is built
@@ -162,7 +162,7 @@ public final class NapkinApp {
     /// and releases every tab without a stream past its grace period.
     public func evictIdleSessions() async {
         for session in store.removeIdle() { await session.terminate() }
-        for session in store.all { await releaseTabs(of: session) }
+        await release(store.tabs.expired(now: store.now, grace: configuration.tabGracePeriod))
         await configuration.sessionRecords.removeExpired()
     }
 
@@ -185,7 +185,9 @@ public final class NapkinApp {
     /// a restart, or when another process served it until now). Throws a
     /// `503` when the session store cannot be reached.
     func existingSession(for request: Request) async throws -> WebSession? {
-        guard let id = request.cookie(SessionCookie.name), SecureToken.isWellFormed(id) else { return nil }
+        guard let id = request.cookie(SessionCookie.name), SecureToken.isWellFormed(id), !store.isRetired(id) else {
+            return nil
+        }
         let session: WebSession
         if let held = store.session(id: id) {
             session = held
@@ -227,7 +229,8 @@ public final class NapkinApp {
         } catch {
             throw Self.sessionsUnavailable
         }
-        guard let record, record.id == id else { return nil }
+        // The id may have been rotated away from while the record loaded.
+        guard let record, record.id == id, !store.isRetired(id) else { return nil }
         if let held = store.session(id: id) { return held }
         let session = makeSession(record)
         session.returned = true
@@ -262,21 +265,45 @@ public final class NapkinApp {
 
     /// Moves the session's record to its new id after a rotation, before
     /// the response with the new cookie goes out.
+    /// The old record goes first: from then on no process can rebuild the
+    /// session under the old id.
     func persistRotation(of session: WebSession, from oldID: String) async throws {
         guard session.id != oldID else { return }
         do {
-            try await configuration.sessionRecords.save(session.values.current, ttl: configuration.sessionIdleTimeout)
             try await configuration.sessionRecords.delete(id: oldID)
+            try await configuration.sessionRecords.save(session.values.current, ttl: configuration.sessionIdleTimeout)
         } catch {
             throw Self.sessionsUnavailable
         }
         session.recordTouched = store.now
     }
 
+    /// Finishes a request that ran app code for `session`, which carried
+    /// `oldID`: when the id rotated meanwhile, only the request that rotated
+    /// it gets the new cookie (after the rotation is durable); any other is
+    /// refused, so a request with a dead id never sees what came after.
+    func finishRotation(
+        of session: WebSession, from oldID: String, ticket: RequestTicket, response: inout Response
+    ) async throws {
+        guard session.id != oldID else { return }
+        guard ticket.rotated else { throw Self.sessionEnded }
+        try await persistRotation(of: session, from: oldID)
+        response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
+        // The response is ready: the browser that sent it has the new cookie
+        // before its streams come back.
+        session.endRetiredStreams()
+    }
+
+    /// What a request whose session ended (or moved to a new id) answers.
+    nonisolated static let sessionEnded = HTTPError(.forbidden, "Your session has ended. Reload the page to start a new one.")
+
     /// A new tab of `session`, its tree built from the session's scope and
     /// launched; `id` brings back a tab by its id (see `WebSession.addTab`).
     func launchTab(in session: WebSession, id: String? = nil) async -> WebTab {
-        let tab = session.addTab(now: store.now, id: id)
+        // Room under the server-wide cap first, then under the session's.
+        await release(store.tabs.overflow(adding: 1))
+        let (tab, released) = session.addTab(now: store.now, id: id, limit: configuration.maxTabsPerSession)
+        await terminate(released, of: session)
         // Launching is the tab's first navigation: a request that names the
         // tab meanwhile waits for the tree to be there.
         tab.beginFirstNavigation()
@@ -293,12 +320,18 @@ public final class NapkinApp {
         return tab
     }
 
-    /// Releases `session`'s tabs past their grace period or its tab limit.
-    func releaseTabs(of session: WebSession) async {
-        let released = session.releaseTabs(
-            now: store.now, grace: configuration.tabGracePeriod, limit: configuration.maxTabsPerSession)
-        guard !released.isEmpty else { return }
+    /// Takes `tabs` out of their sessions and tears them down.
+    func release(_ tabs: [WebTab]) async {
+        for tab in tabs {
+            guard let session = tab.session else { continue }
+            session.detach(tab)
+            await terminate([tab], of: session)
+        }
+    }
+
+    private func terminate(_ tabs: [WebTab], of session: WebSession) async {
+        guard !tabs.isEmpty else { return }
         store.streamsChanged(session)
-        for tab in released { await tab.terminate() }
+        for tab in tabs { await tab.terminate() }
     }
 }

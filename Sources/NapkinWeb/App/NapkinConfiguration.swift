@@ -26,6 +26,10 @@ public struct NapkinConfiguration: Sendable {
     /// At most this many tabs per session (at least ``maxStreamsPerSession``);
     /// a new one releases the least recently used, tabs without a stream first.
     public var maxTabsPerSession: Int
+    /// At most this many tabs across every session; a new one releases the
+    /// least recently used tab without a stream. Keep it above the
+    /// server's connection limit, which bounds the tabs that have streams.
+    public var maxTabs: Int
     /// Where session records live: this process by default; a shared store
     /// (Redis) lets sessions survive restarts and move between processes.
     public var sessionRecords: any SessionRecordStore
@@ -54,6 +58,7 @@ public struct NapkinConfiguration: Sendable {
     /// A configuration with safe defaults: 30-minute idle sessions (5 minutes
     /// for one never used after its first page), 10,000 sessions at most,
     /// 16 tabs per session released 2 minutes after their stream closed,
+    /// 32,768 tabs in all,
     /// a 2-second settle bound, a strict CSP.
     public init(
         layout: PageLayout = PageLayout(title: "napkin"),
@@ -64,6 +69,7 @@ public struct NapkinConfiguration: Sendable {
         maxStreamsPerSession: Int = 8,
         tabGracePeriod: Duration = .seconds(2 * 60),
         maxTabsPerSession: Int = 16,
+        maxTabs: Int = 32_768,
         sessionRecords: any SessionRecordStore = InMemorySessionRecords(),
         publicOrigin: String? = nil,
         trustedProxies: Set<String> = [],
@@ -81,6 +87,7 @@ public struct NapkinConfiguration: Sendable {
         self.maxStreamsPerSession = maxStreamsPerSession
         self.tabGracePeriod = tabGracePeriod
         self.maxTabsPerSession = max(maxTabsPerSession, maxStreamsPerSession)
+        self.maxTabs = max(1, maxTabs)
         self.sessionRecords = sessionRecords
         self.publicOrigin = publicOrigin
         self.trustedProxies = trustedProxies

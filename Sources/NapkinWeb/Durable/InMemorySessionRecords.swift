@@ -6,8 +6,10 @@ import napkin
 /// use a shared store (Redis) for that.
 ///
 /// Records expire as a shared store's would, and at most `capacity` are
-/// kept (the least recently saved or touched go first), so a flood of
-/// sessions cannot grow it without bound.
+/// kept, so a flood of sessions cannot grow it without bound. Past the
+/// capacity, the least recently saved or touched record holding no value
+/// goes first: a flood of anonymous sessions never pushes out a record
+/// that holds a signed-in user while an empty one is left.
 public final class InMemorySessionRecords: SessionRecordStore {
     private struct Entry {
         var record: SessionRecord
@@ -15,13 +17,45 @@ public final class InMemorySessionRecords: SessionRecordStore {
         var stamp: UInt64
     }
 
+    /// Ids in the order they were last saved or touched, with the stamp
+    /// of that write; an id written again later has a newer stamp, and its
+    /// older place here is skipped.
+    private struct Order {
+        var writes: [(id: String, stamp: UInt64)] = []
+        var head = 0
+
+        /// Takes out the oldest write still current in `entries`, and its
+        /// entry; whether there was one.
+        mutating func dropOldest(from entries: inout [String: Entry]) -> Bool {
+            while head < writes.count {
+                let oldest = writes[head]
+                head += 1
+                if entries[oldest.id]?.stamp == oldest.stamp {
+                    entries[oldest.id] = nil
+                    return true
+                }
+            }
+            return false
+        }
+
+        /// Drops the skipped prefix once it is most of the array.
+        mutating func compact() {
+            guard head > 1024, head * 2 > writes.count else { return }
+            writes.removeFirst(head)
+            head = 0
+        }
+
+        mutating func keep(_ isCurrent: ((id: String, stamp: UInt64)) -> Bool) {
+            writes = writes[head...].filter(isCurrent)
+            head = 0
+        }
+    }
+
     private struct State {
         var entries: [String: Entry] = [:]
-        /// Ids in the order they were last saved or touched, with the stamp
-        /// of that write; an id written again later has a newer stamp, and
-        /// its older place here is skipped.
-        var order: [(id: String, stamp: UInt64)] = []
-        var head = 0
+        /// Records holding no value, and records holding some.
+        var empty = Order()
+        var valued = Order()
         var nextStamp: UInt64 = 0
     }
 
@@ -78,8 +112,9 @@ public final class InMemorySessionRecords: SessionRecordStore {
         let now = clock.now
         state.withLock { state in
             state.entries = state.entries.filter { $0.value.expires > now }
-            state.order = state.order[state.head...].filter { state.entries[$0.id]?.stamp == $0.stamp }
-            state.head = 0
+            let entries = state.entries
+            state.empty.keep { entries[$0.id]?.stamp == $0.stamp }
+            state.valued.keep { entries[$0.id]?.stamp == $0.stamp }
         }
     }
 
@@ -89,19 +124,18 @@ public final class InMemorySessionRecords: SessionRecordStore {
     private static func write(_ state: inout State, id: String, record: SessionRecord, expires: ContinuousClock.Instant) {
         state.nextStamp += 1
         state.entries[id] = Entry(record: record, expires: expires, stamp: state.nextStamp)
-        state.order.append((id, state.nextStamp))
+        if record.values.isEmpty {
+            state.empty.writes.append((id, state.nextStamp))
+        } else {
+            state.valued.writes.append((id, state.nextStamp))
+        }
     }
 
     private static func trim(_ state: inout State, to capacity: Int) {
-        while state.entries.count > capacity, state.head < state.order.count {
-            let oldest = state.order[state.head]
-            state.head += 1
-            if state.entries[oldest.id]?.stamp == oldest.stamp { state.entries[oldest.id] = nil }
-        }
-        // Drop the skipped prefix once it is most of the array.
-        if state.head > 1024, state.head * 2 > state.order.count {
-            state.order.removeFirst(state.head)
-            state.head = 0
-        }
+        while state.entries.count > capacity,
+            state.empty.dropOldest(from: &state.entries) || state.valued.dropOldest(from: &state.entries)
+        {}
+        state.empty.compact()
+        state.valued.compact()
     }
 }

@@ -72,8 +72,16 @@ public final class SessionValues: Sendable {
     /// The record as it is now.
     var current: SessionRecord { record.withLock { $0 } }
 
-    /// The session's id changed (a rotation): later writes go to the new one.
-    func rename(to id: String) {
-        record.withLock { $0.id = id }
+    /// Whether the session holds any value (someone signed in, say): such
+    /// a session is kept longest when the store is full.
+    var holdsValues: Bool { record.withLock { !$0.values.isEmpty } }
+
+    /// The session's id and token changed (a rotation): later writes go to
+    /// the new id.
+    func rename(to id: String, csrfToken: String) {
+        record.withLock { record in
+            record.id = id
+            record.csrfToken = csrfToken
+        }
     }
 }

@@ -199,6 +199,7 @@
   let failures = 0;
   let retryTimer = null;
   let ended = false;        // the session is gone: never reconnect
+  let rotated = false;      // told to reconnect after the session's id rotated
   let generation = 0;       // bumped by disconnect, so a late probe is ignored
 
   function retryDelay() {
@@ -269,7 +270,8 @@
     } catch (_) { /* network trouble: status stays 0 */ }
     abort.abort();
     if (mine !== generation) return;
-    if (status === 204) sessionEnded();
+    if (status === 204 && rotated) { rotated = false; retry(); }
+    else if (status === 204) sessionEnded();
     else if (status === 410 && live) tabReleased();
     else retry();
   }
@@ -279,7 +281,7 @@
     if (ended) return;
     if (source) source.close();
     source = new EventSource(streamURLWithId());
-    source.onopen = () => { failures = 0; };
+    source.onopen = () => { failures = 0; rotated = false; };
     source.onerror = () => {
       // CONNECTING: the browser would retry on its own fixed schedule;
       // CLOSED: it gave up, and we must learn why. Either way we close it
@@ -294,6 +296,17 @@
     // The server closes a session's oldest stream when a newer tab opens one
     // past its limit, and says so: reconnecting would only push out another
     // tab in turn, so this tab stops until the reader asks for it again.
+    // The session's id rotated (a sign-in or sign-out): the stream was opened
+    // with the old cookie, which no longer works. Come back with the new
+    // one, which the response that rotated it is bringing; should it not
+    // have arrived yet, the first "no session" answer is tried once more.
+    source.addEventListener('reconnect', () => {
+      source.close();
+      source = null;
+      rotated = true;
+      failures = 0;
+      if (!retryTimer) retryTimer = setTimeout(connect, 250 + Math.random() * 250);
+    });
     source.addEventListener('end', () => {
       stop('This tab stopped updating because newer tabs of this site are open. ', 'Reload to resume');
     });

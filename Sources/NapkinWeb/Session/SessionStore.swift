@@ -1,26 +1,37 @@
 /// The live sessions of an app: idle expiry, and a cap that evicts the
 /// least recently used — in an order that protects the people using it.
 ///
-/// Sessions live in three recency lists, evicted in this order:
+/// Sessions live in four recency lists, evicted in this order:
 /// 1. *new*: served one page and never came back (no second request, no
 ///    open stream). This is all a flood of cookieless requests can make, so
 ///    a flood only ever pushes out its own sessions; they also expire
 ///    sooner (``NapkinConfiguration/newSessionIdleTimeout``).
-/// 2. *resting*: came back, but no tab holds an event stream right now.
-/// 3. *watching*: a tab holds an open stream — somebody is looking at the
+/// 2. *resting*: came back, holds no values, and no tab holds an event
+///    stream right now.
+/// 3. *valued*: holds values (someone signed in), without an open stream:
+///    sessions that hold nothing cannot push it out, however many come back.
+/// 4. *watching*: a tab holds an open stream — somebody is looking at the
 ///    page. Never evicted while a session of the other lists is left.
 ///
 /// Every operation is O(1) in the number of sessions (a lookup table and
 /// linked lists), so a request past the cap costs the same as the first.
 @MainActor
 final class SessionStore {
+    /// Which list a session is in, in the order they are evicted.
+    enum Tier: Int, CaseIterable {
+        case fresh, resting, valued, watching
+    }
+
     private var sessions: [String: WebSession] = [:]
-    /// Sessions that served one page and never came back, most recent first.
-    private var fresh = SessionList()
-    /// Sessions that came back, without an open stream, most recent first.
-    private var resting = SessionList()
-    /// Sessions with at least one open stream, most recently used first.
-    private var watching = SessionList()
+    private var lists = Array(repeating: RecencyList<WebSession>(), count: Tier.allCases.count)
+    /// Ids rotated away from, until their sessions' records would have
+    /// expired: a request still carrying one finds no session, here or in
+    /// the records, even while the rotation is being written.
+    private var retired: [String: ContinuousClock.Instant] = [:]
+    private var retiredOrder: [(id: String, until: ContinuousClock.Instant)] = []
+    private var retiredHead = 0
+    /// Every tab of the sessions held here.
+    let tabs: TabRegistry
     private let idleTimeout: Duration
     private let newIdleTimeout: Duration
     private let capacity: Int
@@ -29,10 +40,11 @@ final class SessionStore {
     var offset: Duration = .zero
     var now: ContinuousClock.Instant { clock.now + offset }
 
-    init(idleTimeout: Duration, newIdleTimeout: Duration? = nil, capacity: Int) {
+    init(idleTimeout: Duration, newIdleTimeout: Duration? = nil, capacity: Int, maxTabs: Int = .max) {
         self.idleTimeout = idleTimeout
         self.newIdleTimeout = min(newIdleTimeout ?? idleTimeout, idleTimeout)
         self.capacity = max(1, capacity)
+        tabs = TabRegistry(capacity: maxTabs)
     }
 
     var count: Int { sessions.count }
@@ -43,26 +55,32 @@ final class SessionStore {
         guard let id, SecureToken.isWellFormed(id), let session = sessions[id] else { return nil }
         let now = self.now
         guard !isIdle(session, now: now) else { return nil }
-        list(of: session) { $0.remove(session) }
         session.lastSeen = now
         session.returned = true
-        list(of: session) { $0.pushFront(session) }
+        relist(session)
         return session
     }
 
+    /// Whether `id` was rotated away from: no request may bring it back.
+    func isRetired(_ id: String) -> Bool {
+        guard let until = retired[id] else { return false }
+        return until > now
+    }
+
     /// Adds `session`; when the store is full, returns the sessions evicted
-    /// to make room (least recently used, those without an open stream first).
+    /// to make room (least recently used, in the order of ``Tier``).
     func insert(_ session: WebSession) -> [WebSession] {
         var evicted: [WebSession] = []
-        while sessions.count >= capacity, let victim = fresh.tail ?? resting.tail ?? watching.tail {
+        while sessions.count >= capacity, let victim = lists.lazy.compactMap(\.tail).first {
             remove(victim)
             evicted.append(victim)
         }
         session.lastSeen = now
         session.store = self
         sessions[session.id] = session
-        session.watching = session.streamCount > 0
-        list(of: session) { $0.pushFront(session) }
+        session.tier = tier(of: session)
+        lists[session.tier.rawValue].pushFront(session)
+        for tab in session.tabs { tabs.added(tab) }
         return evicted
     }
 
@@ -75,44 +93,67 @@ final class SessionStore {
 
     private func remove(_ session: WebSession) {
         sessions[session.id] = nil
-        list(of: session) { $0.remove(session) }
+        lists[session.tier.rawValue].remove(session)
+        for tab in session.tabs { tabs.removed(tab) }
         session.store = nil
     }
 
-    /// Gives `session` a new id; the old one stops working at once.
+    /// Gives `session` a new id; the old one stops working at once, and
+    /// stays dead for as long as a record under it could have lived.
     func rotate(_ session: WebSession, to id: String) {
-        guard sessions[session.id] === session else { return }
-        sessions[session.id] = nil
+        let old = session.id
+        let until = now + idleTimeout
+        retired[old] = until
+        retiredOrder.append((old, until))
+        forgetExpiredRetirements()
+        guard sessions[old] === session else { return }
+        sessions[old] = nil
         sessions[id] = session
+    }
+
+    private func forgetExpiredRetirements() {
+        let now = self.now
+        while retiredHead < retiredOrder.count, retiredOrder[retiredHead].until <= now {
+            let (id, until) = retiredOrder[retiredHead]
+            if retired[id] == until { retired[id] = nil }
+            retiredHead += 1
+        }
+        if retiredHead > 1024, retiredHead * 2 > retiredOrder.count {
+            retiredOrder.removeFirst(retiredHead)
+            retiredHead = 0
+        }
     }
 
     /// A session's open-stream count changed: keep it in the right list.
     /// Idle time counts from when its last stream closed.
     func streamsChanged(_ session: WebSession) {
-        let watching = session.streamCount > 0
-        guard sessions[session.id] === session, watching != session.watching else { return }
-        list(of: session) { $0.remove(session) }
-        session.watching = watching
+        guard sessions[session.id] === session else { return }
         // A tab that opened its stream came back.
         session.returned = true
-        if !watching { session.lastSeen = max(session.lastSeen, now) }
-        list(of: session) { $0.pushFront(session) }
+        if session.streamCount == 0, session.tier == .watching { session.lastSeen = max(session.lastSeen, now) }
+        relist(session)
+    }
+
+    /// Puts `session` at the front of the list it belongs in now.
+    private func relist(_ session: WebSession) {
+        lists[session.tier.rawValue].remove(session)
+        session.tier = tier(of: session)
+        lists[session.tier.rawValue].pushFront(session)
     }
 
     /// Removes and returns every session idle for longer than its timeout:
-    /// they are the oldest of the new and resting lists, so each walk stops
-    /// at the first session still in use.
+    /// they are the oldest of their lists, so each walk stops at the first
+    /// session still in use.
     func removeIdle() -> [WebSession] {
         let now = self.now
         var idle: [WebSession] = []
-        while let oldest = fresh.tail, isIdle(oldest, now: now) {
-            remove(oldest)
-            idle.append(oldest)
+        for tier in [Tier.fresh, .resting, .valued] {
+            while let oldest = lists[tier.rawValue].tail, isIdle(oldest, now: now) {
+                remove(oldest)
+                idle.append(oldest)
+            }
         }
-        while let oldest = resting.tail, isIdle(oldest, now: now) {
-            remove(oldest)
-            idle.append(oldest)
-        }
+        forgetExpiredRetirements()
         return idle
     }
 
@@ -122,14 +163,10 @@ final class SessionStore {
         session.streamCount == 0 && now - session.lastSeen >= (session.returned ? idleTimeout : newIdleTimeout)
     }
 
-    private func list(of session: WebSession, _ body: (inout SessionList) -> Void) {
-        if session.watching {
-            body(&watching)
-        } else if session.returned {
-            body(&resting)
-        } else {
-            body(&fresh)
-        }
+    private func tier(of session: WebSession) -> Tier {
+        if session.streamCount > 0 { return .watching }
+        if session.values.holdsValues { return .valued }
+        return session.returned ? .resting : .fresh
     }
 
     /// Every live session.

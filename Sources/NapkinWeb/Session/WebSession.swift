@@ -16,7 +16,7 @@ import napkin
 /// └── WebTab …
 /// ```
 @MainActor
-public final class WebSession {
+public final class WebSession: RecencyLinked {
     /// The path napkin's forms post to.
     public nonisolated static let actionPath = "/_napkin/action"
     /// The path of the tabs' event streams.
@@ -28,8 +28,9 @@ public final class WebSession {
     /// The session id, as in the `napkin_session` cookie. It changes when
     /// the app calls ``rotateID()`` (at login and logout).
     public private(set) var id: String
-    /// The token every form of this session must carry.
-    public let csrfToken: String
+    /// The token every form of this session must carry. It changes with
+    /// the id.
+    public private(set) var csrfToken: String
     /// The session's typed values, kept in its record.
     public let values: SessionValues
     /// The session's open tabs, least recently used first.
@@ -47,7 +48,7 @@ public final class WebSession {
     /// The store's recency list links, and which list the session is in.
     var newer: WebSession?
     var older: WebSession?
-    var watching = false
+    var tier = SessionStore.Tier.fresh
     /// Whether the session was used again after its first page.
     var returned = false
 
@@ -65,17 +66,53 @@ public final class WebSession {
         self.maxStreams = max(1, maxStreams)
     }
 
-    /// Gives the session a new id, so an id somebody else knew (planted
-    /// before login, or seen before logout) stops working at once. The
-    /// response to the request that rotated it carries the new cookie; open
-    /// tabs keep their streams. Call it when who is signed in changes —
-    /// usually through ``rotateCurrentID()``.
+    /// Gives the session a new id and CSRF token, so an id somebody else
+    /// knew (planted before login, or seen before logout) stops working at
+    /// once: a request still carrying it finds no session, in this process
+    /// or in the session records, and is never sent the new cookie. Only
+    /// the response to the request that rotated it carries the new cookie.
+    /// Open streams get no patch from here on; once that response is on
+    /// its way they are told to reconnect, which a browser holding the new
+    /// cookie does into the same tabs. Call it when who is signed in
+    /// changes — usually through ``rotateCurrentID()``.
     public func rotateID() {
         let fresh = SecureToken.make()
         store?.rotate(self, to: fresh)
         id = fresh
-        values.rename(to: fresh)
+        csrfToken = SecureToken.make()
+        values.rename(to: fresh, csrfToken: csrfToken)
+        RequestSession.ticket?.rotated = true
+        for tab in tabs {
+            let retired = tab.sessionRotated()
+            guard !retired.isEmpty else { continue }
+            retiredStreams += retired
+            streamCount -= retired.count
+            store?.tabs.streamsChanged(tab)
+        }
+        store?.streamsChanged(self)
+        wakeStreamWaiters()
     }
+
+    /// Streams opened under an id the session rotated away from: they get
+    /// no patches, and are ended by ``endRetiredStreams()``.
+    private var retiredStreams: [Channel<[UInt8]>] = []
+
+    /// Tells every stream opened under a rotated-away id to reconnect, and
+    /// ends it: the browser that holds the new cookie comes back to its
+    /// tab, anyone else finds no session.
+    func endRetiredStreams() {
+        let streams = retiredStreams
+        retiredStreams.removeAll()
+        for stream in streams {
+            stream.offer(ServerSentEvent(event: "reconnect", data: "rotated").encodedBytes)
+            stream.finish()
+        }
+    }
+
+    /// Turns at running actions: one at a time, in arrival order, so two
+    /// posts of one session (two logins at once) never interleave, and the
+    /// second sees what the first did (a rotated id, for one).
+    let actionTurns = Turns()
 
     /// The session of the request being handled: set while napkin runs a
     /// page request or a form's action, so code below the action (an
@@ -101,12 +138,23 @@ public final class WebSession {
     /// it with `users -= 1`); its tree is the caller's to launch.
     /// `id` (well-formed, not in use) brings back a tab this process does
     /// not hold — released, or opened by a process that has since stopped.
-    func addTab(now: ContinuousClock.Instant, id: String? = nil) -> WebTab {
+    /// At most `limit` tabs are kept: the tabs released to make room (the
+    /// least recently used nobody is using, tabs without a stream first)
+    /// are returned, for the caller to terminate.
+    func addTab(now: ContinuousClock.Instant, id: String? = nil, limit: Int) -> (WebTab, released: [WebTab]) {
+        var released: [WebTab] = []
+        while tabs.count >= max(1, limit) {
+            let idle = tabs.filter { $0.users == 0 }
+            guard let victim = idle.first(where: { $0.streamCount == 0 }) ?? idle.first else { break }
+            detach(victim)
+            released.append(victim)
+        }
         let reused = id.flatMap { SecureToken.isWellFormed($0) && tab(id: $0) == nil ? $0 : nil }
         let added = WebTab(session: self, now: now, id: reused)
         added.users = 1
         tabs.append(added)
-        return added
+        store?.tabs.added(added)
+        return (added, released)
     }
 
     /// The tab with `id`, if the session still has it.
@@ -118,38 +166,28 @@ public final class WebSession {
     /// Marks `tab` as just used.
     func touch(_ tab: WebTab, now: ContinuousClock.Instant) {
         tab.lastUsed = now
+        store?.tabs.used(tab)
         guard tabs.last !== tab, let index = tabs.firstIndex(where: { $0 === tab }) else { return }
         tabs.append(tabs.remove(at: index))
     }
 
-    /// Takes out the tabs to release, for the caller to terminate: tabs
-    /// without an open stream unused for `grace`, and past `limit` the least
-    /// recently used (tabs without a stream first). The most recent tab
-    /// stays, so a browser without JavaScript always finds its page's forms,
-    /// and so does a tab a request is working with.
-    func releaseTabs(now: ContinuousClock.Instant, grace: Duration, limit: Int) -> [WebTab] {
-        var released: [WebTab] = []
+    /// The tabs past their `grace` without a stream that nobody is using,
+    /// but for the most recent one (at most the session's tab limit to
+    /// look at).
+    func expiredTabs(now: ContinuousClock.Instant, grace: Duration) -> [WebTab] {
         let newest = tabs.last
-        tabs.removeAll { tab in
-            guard tab !== newest, tab.users == 0, tab.streamCount == 0, now - tab.lastUsed >= grace else { return false }
-            released.append(tab)
-            return true
+        return tabs.filter { tab in
+            tab !== newest && tab.users == 0 && tab.streamCount == 0 && now - tab.lastUsed >= grace
         }
-        while tabs.count > max(1, limit) {
-            let idle = tabs.dropLast().filter { $0.users == 0 }
-            guard let victim = idle.first(where: { $0.streamCount == 0 }) ?? idle.first,
-                let index = tabs.firstIndex(where: { $0 === victim })
-            else { break }
-            released.append(tabs.remove(at: index))
-        }
-        for tab in released { streamCount -= tab.streamCount }
-        return released
     }
 
-    /// Takes `tab` (which has no stream) out of the session, for the caller
-    /// to terminate.
-    func removeTab(_ tab: WebTab) {
-        tabs.removeAll { $0 === tab }
+    /// Takes `tab` out of the session, for the caller to terminate: its
+    /// streams no longer count as the session's.
+    func detach(_ tab: WebTab) {
+        guard let index = tabs.firstIndex(where: { $0 === tab }) else { return }
+        tabs.remove(at: index)
+        streamCount -= tab.streamCount
+        store?.tabs.removed(tab)
     }
 
     /// The mounted fragment with `id` and its tab.
@@ -182,11 +220,13 @@ public final class WebSession {
         while streamCount >= maxStreams, let oldest = oldestStream() {
             if let closed = oldest.tab.removeStream(oldest.number) {
                 streamCount -= 1
+                store?.tabs.streamsChanged(oldest.tab)
                 Self.supersede(closed)
             }
         }
         tab.addStream(stream, number: number, lastEventID: lastEventID)
         streamCount += 1
+        store?.tabs.streamsChanged(tab)
         store?.streamsChanged(self)
         return stream
     }
@@ -212,7 +252,12 @@ public final class WebSession {
         // The tab's grace counts from when its last stream went away, and
         // the session's idle time too (the store sets it).
         if tab.streamCount == 0 { tab.lastUsed = max(tab.lastUsed, store?.now ?? tab.lastUsed) }
+        store?.tabs.streamsChanged(tab)
         store?.streamsChanged(self)
+        wakeStreamWaiters()
+    }
+
+    private func wakeStreamWaiters() {
         for waiter in streamWaiters where waiter.count == streamCount { waiter.continuation.resume() }
         streamWaiters.removeAll { $0.count == streamCount }
     }
@@ -231,8 +276,10 @@ public final class WebSession {
     /// task cancelled), every fragment unmounted, every stream ended.
     func terminate() async {
         let tabs = self.tabs
+        for tab in tabs { store?.tabs.removed(tab) }
         self.tabs.removeAll()
         streamCount = 0
+        endRetiredStreams()
         for tab in tabs { await tab.terminate() }
     }
 }
@@ -241,5 +288,14 @@ public final class WebSession {
 /// in a main-actor class).
 enum RequestSession {
     @TaskLocal static var current: WebSession?
+    /// The request being handled, which learns whether it rotated the id.
+    @TaskLocal static var ticket: RequestTicket?
+}
+
+/// One request's part in its session's life: whether it rotated the id,
+/// and so may hand out the new cookie.
+@MainActor
+final class RequestTicket {
+    var rotated = false
 }
 

@@ -10,7 +10,7 @@ import napkin
 /// tabs share lives in the session's scope (who is signed in), and reaches
 /// every tab through that scope's broadcasters.
 @MainActor
-public final class WebTab: LaunchHost {
+public final class WebTab: LaunchHost, RecencyLinked {
     /// The tab's id, as in the page's `data-napkin-tab` and the stream URL.
     public let id: String
     /// The session this tab belongs to.
@@ -28,9 +28,14 @@ public final class WebTab: LaunchHost {
     /// Requests working with the tab now: it is not released under them
     /// (a page being rendered from a tree torn down meanwhile would be a 404).
     var users = 0
-    /// Whether a navigation of the tree is under way, and who waits for it.
-    private var navigating = false
-    private var navigationWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Turns at navigating the tree: one navigation at a time.
+    private let navigations = Turns()
+    /// The tab registry's list links, and whether the tab is registered
+    /// and listed there (see `TabRegistry`).
+    var newer: WebTab?
+    var older: WebTab?
+    var registered = false
+    var listed = false
 
     private var fragments = SmallMap<String, WeakFragment>()
     private var dirty: [WebViewController] = []
@@ -157,26 +162,17 @@ public final class WebTab: LaunchHost {
     /// sends them at once) never move its routers under each other. Pair
     /// with ``endNavigation()``.
     func beginNavigation() async {
-        guard navigating else {
-            navigating = true
-            return
-        }
-        await withCheckedContinuation { navigationWaiters.append($0) }
+        await navigations.begin()
     }
 
     /// Takes the turn of a tab nobody has navigated yet, at once.
     func beginFirstNavigation() {
-        precondition(!navigating, "a new tab is already being navigated")
-        navigating = true
+        precondition(navigations.tryBegin(), "a new tab is already being navigated")
     }
 
     /// Lets the next waiting navigation go.
     func endNavigation() {
-        if navigationWaiters.isEmpty {
-            navigating = false
-        } else {
-            navigationWaiters.removeFirst().resume()
-        }
+        navigations.end()
     }
 
     /// Moves the tree to `path`; whether some napkin claims it.
@@ -216,6 +212,18 @@ public final class WebTab: LaunchHost {
         // holds its children's, and they their own) would cost each live tab
         // its page several times over.
         root?.forgetRenders()
+    }
+
+    /// The session's id and token rotated: takes every open stream out of
+    /// the tab, unended (they were opened with the old id and get no more
+    /// patches), and makes the page whole again for the next one, since
+    /// every form on it carries the old token.
+    func sessionRotated() -> [Channel<[UInt8]>] {
+        let retired = streams.values
+        streams.removeAll()
+        root?.forgetRenders()
+        sequence += 1
+        return Array(retired)
     }
 
     /// Removes the stream numbered `number`; whether it was here.
