@@ -200,3 +200,30 @@ struct SessionBoundsTests {
         await testApp.stop()
     }
 }
+
+/// The session store's eviction order, with sessions made directly.
+@Suite("Session store eviction", .timeLimit(.minutes(1)))
+@MainActor
+struct SessionStoreEvictionTests {
+    private static func session(values: [String: String] = [:], store: SessionStore) -> WebSession {
+        let record = SessionRecord(id: SecureToken.make(), csrfToken: SecureToken.make(), values: values)
+        let values = SessionValues(record: record, store: InMemorySessionRecords(), ttl: .seconds(3600))
+        return WebSession(values: values, scope: 0, now: store.now)
+    }
+
+    @Test("sessions that came back but hold nothing never push out one that holds values")
+    func valuedSessionsOutliveReturningFloods() {
+        let store = SessionStore(idleTimeout: .seconds(3600), capacity: 10)
+        let signedIn = Self.session(values: ["user": "\"Ada\""], store: store)
+        _ = store.insert(signedIn)
+        _ = store.session(id: signedIn.id)
+        for _ in 0..<100 {
+            let anonymous = Self.session(store: store)
+            _ = store.insert(anonymous)
+            // Each comes back for a second page, as the attack's sessions did.
+            _ = store.session(id: anonymous.id)
+        }
+        #expect(store.count == 10)
+        #expect(store.session(id: signedIn.id) === signedIn)
+    }
+}

@@ -33,4 +33,23 @@ struct InMemorySessionRecordsTests {
         try await records.delete(id: Self.record(2).id)
         #expect(try await records.load(id: Self.record(2).id) == nil)
     }
+
+    @Test("a flood of empty records never pushes out one that holds values while an empty one is left")
+    func valuedRecordsOutliveFloods() async throws {
+        let records = InMemorySessionRecords(capacity: 100)
+        let signedIn = SessionRecord(id: SecureToken.make(), csrfToken: SecureToken.make(), values: ["user": "\"Ada\""])
+        try await records.save(signedIn, ttl: .seconds(3600))
+        for _ in 1...1_000 {
+            try await records.save(SessionRecord(id: SecureToken.make(), csrfToken: SecureToken.make()), ttl: .seconds(3600))
+        }
+        #expect(records.count == 100)
+        #expect(try await records.load(id: signedIn.id) == signedIn)
+        // Records that all hold values go least recently written first.
+        for n in 1...100 {
+            let valued = SessionRecord(id: SecureToken.make(), csrfToken: SecureToken.make(), values: ["user": "\"Guest \(n)\""])
+            try await records.save(valued, ttl: .seconds(3600))
+        }
+        #expect(records.count == 100)
+        #expect(try await records.load(id: signedIn.id) == nil)
+    }
 }
