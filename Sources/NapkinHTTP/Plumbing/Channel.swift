@@ -74,6 +74,8 @@ public final class Channel<Element: Sendable>: Sendable {
     private struct Entry {
         let value: Element
         let key: String?
+        /// Its bytes, when the channel counts them (else 0).
+        var cost = 0
     }
 
     private enum Consumer {
@@ -105,6 +107,8 @@ public final class Channel<Element: Sendable>: Sendable {
         var senders: [CheckedContinuation<Bool, Never>] = []
         var onTermination: [@Sendable () -> Void] = []
         var dropped = 0
+        /// The bytes of the buffered values, when the channel counts them.
+        var bufferedBytes = 0
         /// Values taken in so far, and that count at the last heartbeat.
         var accepted: UInt64 = 0
         var acceptedAtHeartbeat: UInt64 = 0
@@ -133,11 +137,34 @@ public final class Channel<Element: Sendable>: Sendable {
 
     private let policy: Policy
     private let state = Locked(State())
+    /// How a value's bytes are counted, for a channel with a byte limit.
+    private let weigh: (@Sendable (Element) -> Int)?
+    /// The most bytes buffered at once; past it the policy applies as when full.
+    private let byteLimit: Int
+    /// Bytes shared with other channels: a value that does not fit is
+    /// treated as one that does not fit the buffer.
+    private let budget: ByteBudget?
 
     /// An open channel with `policy`.
     public init(policy: Policy) {
         self.policy = policy
+        weigh = nil
+        byteLimit = .max
+        budget = nil
     }
+
+    /// An open channel with `policy` that also counts the bytes it buffers
+    /// (as `weigh` says): past `byteLimit`, or when `budget` has no room
+    /// for a value, the policy applies as when the buffer is full.
+    public init(policy: Policy, byteLimit: Int, budget: ByteBudget?, weigh: @escaping @Sendable (Element) -> Int) {
+        self.policy = policy
+        self.weigh = weigh
+        self.byteLimit = max(0, byteLimit)
+        self.budget = budget
+    }
+
+    /// Bytes buffered now, for a channel that counts them.
+    public var bufferedBytes: Int { state.withLock { $0.bufferedBytes } }
 
     /// Runs `handler` once the channel has terminated (at once if it already has).
     public func onTermination(_ handler: @escaping @Sendable () -> Void) {
@@ -173,7 +200,7 @@ public final class Channel<Element: Sendable>: Sendable {
                 if case .backpressure = policy, state.buffer.count >= policy.capacity, state.consumer == nil {
                     return .wait
                 }
-                return .done(Self.accept(Entry(value: value, key: nil), into: &state, policy: policy, wake: &wake))
+                return .done(accept(Entry(value: value, key: nil, cost: weigh?(value) ?? 0), into: &state, wake: &wake))
             }
             wake.run()
             switch step {
@@ -215,15 +242,22 @@ public final class Channel<Element: Sendable>: Sendable {
         // replace) leaves only the consumer to wake outside the lock: no
         // `Wake` is made for it (see `poll(registering:sleeping:)`).
         var consumer: Consumer?
+        let cost = weigh?(value) ?? 0
         let usual = state.withLock { state -> Bool? in
             guard case .open = state.phase else { return false }
             if let key, state.buffer.contains(where: { $0.key == key }) { return nil }
             guard state.buffer.count < policy.capacity || state.consumer != nil else { return nil }
+            if case .task = state.consumer {
+                state.accepted &+= 1
+                consumer = state.consumer
+                state.consumer = nil
+                return true
+            }
+            guard reserve(cost, in: &state) else { return nil }
             state.accepted &+= 1
             consumer = state.consumer
             state.consumer = nil
-            if case .task = consumer { return true }
-            state.buffer.append(Entry(value: value, key: key))
+            state.buffer.append(Entry(value: value, key: key, cost: cost))
             return true
         }
         consumer?.resume(with: .success(value))
@@ -232,10 +266,10 @@ public final class Channel<Element: Sendable>: Sendable {
         let accepted = state.withLock { state -> Bool in
             guard case .open = state.phase else { return false }
             if let key, let index = state.buffer.firstIndex(where: { $0.key == key }) {
-                wake.released.append(state.buffer.remove(at: index))
+                wake.released.append(removeEntry(at: index, from: &state))
             }
             if case .backpressure = policy, state.buffer.count >= policy.capacity, state.consumer == nil { return false }
-            return Self.accept(Entry(value: value, key: key), into: &state, policy: policy, wake: &wake)
+            return accept(Entry(value: value, key: key, cost: cost), into: &state, wake: &wake)
         }
         wake.run()
         return accepted
@@ -249,7 +283,7 @@ public final class Channel<Element: Sendable>: Sendable {
         var wake = Wake()
         let accepted = state.withLock { state -> Bool in
             guard case .open = state.phase, state.buffer.isEmpty, state.consumer != nil else { return false }
-            return Self.accept(Entry(value: value, key: nil), into: &state, policy: policy, wake: &wake)
+            return accept(Entry(value: value, key: nil, cost: weigh?(value) ?? 0), into: &state, wake: &wake)
         }
         wake.run()
         return accepted
@@ -268,15 +302,39 @@ public final class Channel<Element: Sendable>: Sendable {
             guard case .open = state.phase, state.buffer.isEmpty, state.consumer != nil,
                 state.accepted == state.acceptedAtHeartbeat
             else { return false }
-            return Self.accept(Entry(value: value, key: nil), into: &state, policy: policy, wake: &wake)
+            return accept(Entry(value: value, key: nil, cost: weigh?(value) ?? 0), into: &state, wake: &wake)
         }
         wake.run()
         return accepted
     }
 
+    /// Counts `cost` more bytes as buffered, if they fit the channel's limit
+    /// and its budget. Called holding the lock.
+    private func reserve(_ cost: Int, in state: inout State) -> Bool {
+        guard cost > 0 else { return true }
+        guard state.bufferedBytes + cost <= byteLimit, budget?.reserve(cost) ?? true else { return false }
+        state.bufferedBytes += cost
+        return true
+    }
+
+    /// Takes the buffered entry at `index` out, with its bytes. Called
+    /// holding the lock.
+    private func removeEntry(at index: Int, from state: inout State) -> Entry {
+        let entry = state.buffer.remove(at: index)
+        unreserve(entry.cost, in: &state)
+        return entry
+    }
+
+    private func unreserve(_ cost: Int, in state: inout State) {
+        guard cost > 0 else { return }
+        state.bufferedBytes -= cost
+        budget?.release(cost)
+    }
+
     /// Puts `entry` in the buffer (or in the waiting consumer's hands),
-    /// applying the policy when full. Called holding the lock.
-    private static func accept(_ entry: Entry, into state: inout State, policy: Policy, wake: inout Wake) -> Bool {
+    /// applying the policy when full — of values, or of bytes. Called
+    /// holding the lock.
+    private func accept(_ entry: Entry, into state: inout State, wake: inout Wake) -> Bool {
         state.accepted &+= 1
         if let consumer = state.consumer {
             state.consumer = nil
@@ -293,10 +351,23 @@ public final class Channel<Element: Sendable>: Sendable {
             case .backpressure:
                 return false
             case .dropOldest:
-                wake.released.append(state.buffer.removeFirst())
+                wake.released.append(removeEntry(at: 0, from: &state))
                 state.dropped += 1
             case .finishWhenFull:
                 state.phase = .finishing(nil)
+                return false
+            }
+        }
+        while !reserve(entry.cost, in: &state) {
+            // No room for its bytes: as when the buffer is full.
+            switch policy {
+            case .dropOldest where !state.buffer.isEmpty:
+                wake.released.append(removeEntry(at: 0, from: &state))
+                state.dropped += 1
+            case .finishWhenFull:
+                state.phase = .finishing(nil)
+                return false
+            default:
                 return false
             }
         }
@@ -325,7 +396,7 @@ public final class Channel<Element: Sendable>: Sendable {
             }
             wake.consumer = consumer
             wake.consumerResult = error.map { .failure($0) } ?? .success(nil)
-            Self.terminate(&state, wake: &wake)
+            terminate(&state, wake: &wake)
         }
         wake.run()
     }
@@ -348,16 +419,17 @@ public final class Channel<Element: Sendable>: Sendable {
             wake.senders = state.senders
             wake.sendersResult = false
             state.senders.removeAll()
-            Self.terminate(&state, wake: &wake)
+            terminate(&state, wake: &wake)
         }
         wake.run()
     }
 
     /// The one transition into `terminated`. Called holding the lock.
-    private static func terminate(_ state: inout State, wake: inout Wake) {
+    private func terminate(_ state: inout State, wake: inout Wake) {
         state.phase = .terminated
         wake.released += state.buffer
         state.buffer.removeAll()
+        unreserve(state.bufferedBytes, in: &state)
         wake.handlers = state.onTermination
         state.onTermination.removeAll()
     }
@@ -422,7 +494,7 @@ public final class Channel<Element: Sendable>: Sendable {
         var sender: CheckedContinuation<Bool, Never>?
         let open = state.withLock { state -> Poll? in
             guard case .open = state.phase else { return nil }
-            if let value = Self.takeBuffered(&state, sender: &sender) { return .value(value) }
+            if let value = takeBuffered(&state, sender: &sender) { return .value(value) }
             sleep()
             state.consumer = consumer
             return .pending
@@ -451,12 +523,12 @@ public final class Channel<Element: Sendable>: Sendable {
             return .end
         case .open, .finishing:
             var sender: CheckedContinuation<Bool, Never>?
-            if let value = Self.takeBuffered(&state, sender: &sender) {
+            if let value = takeBuffered(&state, sender: &sender) {
                 if let sender { wake.senders = [sender] }
                 return .value(value)
             }
             if case .finishing(let error) = state.phase {
-                Self.terminate(&state, wake: &wake)
+                terminate(&state, wake: &wake)
                 return error.map { .failed($0) } ?? .end
             }
             return .pending
@@ -466,10 +538,10 @@ public final class Channel<Element: Sendable>: Sendable {
     /// The oldest buffered value, if any; a sender waiting for room is
     /// handed out in `sender`, to be let go outside the lock. Called holding
     /// the lock.
-    private static func takeBuffered(_ state: inout State, sender: inout CheckedContinuation<Bool, Never>?) -> Element? {
+    private func takeBuffered(_ state: inout State, sender: inout CheckedContinuation<Bool, Never>?) -> Element? {
         guard !state.buffer.isEmpty else { return nil }
         if !state.senders.isEmpty { sender = state.senders.removeFirst() }
-        return state.buffer.removeFirst().value
+        return removeEntry(at: 0, from: &state).value
     }
 }
 

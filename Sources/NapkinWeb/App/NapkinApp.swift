@@ -31,6 +31,8 @@ public final class NapkinApp {
     /// Builds a tab's tree from its session's scope.
     let launchTree: @MainActor (any Sendable) async -> any LaunchRouting
     let store: SessionStore
+    /// The bytes every event stream of the app may queue between them.
+    nonisolated let streamBytes: ByteBudget
     private var sweeper: Task<Void, Never>?
     /// Sessions being rebuilt from their records, so concurrent requests of
     /// one session rebuild it once.
@@ -71,6 +73,7 @@ public final class NapkinApp {
         store = SessionStore(
             idleTimeout: configuration.sessionIdleTimeout, newIdleTimeout: configuration.newSessionIdleTimeout,
             capacity: configuration.maxSessions, maxTabs: configuration.maxTabs)
+        streamBytes = ByteBudget(limit: configuration.maxQueuedStreamBytes)
     }
 
     /// Creates an app without a session scope: every tab's tree is built
@@ -241,7 +244,8 @@ public final class NapkinApp {
     private func makeSession(_ record: SessionRecord) -> WebSession {
         let values = SessionValues(record: record, store: configuration.sessionRecords, ttl: configuration.sessionIdleTimeout)
         return WebSession(
-            values: values, scope: makeScope(values), now: store.now, maxStreams: configuration.maxStreamsPerSession)
+            values: values, scope: makeScope(values), now: store.now, maxStreams: configuration.maxStreamsPerSession,
+            streamBytes: (configuration.maxQueuedBytesPerStream, streamBytes))
     }
 
     /// A session with its first tab, not yet in the store or the session

@@ -30,6 +30,13 @@ public struct NapkinConfiguration: Sendable {
     /// least recently used tab without a stream. Keep it above the
     /// server's connection limit, which bounds the tabs that have streams.
     public var maxTabs: Int
+    /// At most this many bytes of patches queued for one event stream that
+    /// its client does not read; past it the stream ends, and the client
+    /// reconnects to the whole page as it is then.
+    public var maxQueuedBytesPerStream: Int
+    /// At most this many bytes queued across every event stream of the app;
+    /// a stream whose patch does not fit ends as a slow one does.
+    public var maxQueuedStreamBytes: Int
     /// Where session records live: this process by default; a shared store
     /// (Redis) lets sessions survive restarts and move between processes.
     public var sessionRecords: any SessionRecordStore
@@ -58,7 +65,8 @@ public struct NapkinConfiguration: Sendable {
     /// A configuration with safe defaults: 30-minute idle sessions (5 minutes
     /// for one never used after its first page), 10,000 sessions at most,
     /// 16 tabs per session released 2 minutes after their stream closed,
-    /// 32,768 tabs in all,
+    /// 32,768 tabs in all, 1 MiB queued per event stream and 64 MiB across
+    /// them all,
     /// a 2-second settle bound, a strict CSP.
     public init(
         layout: PageLayout = PageLayout(title: "napkin"),
@@ -70,6 +78,8 @@ public struct NapkinConfiguration: Sendable {
         tabGracePeriod: Duration = .seconds(2 * 60),
         maxTabsPerSession: Int = 16,
         maxTabs: Int = 32_768,
+        maxQueuedBytesPerStream: Int = 1 << 20,
+        maxQueuedStreamBytes: Int = 64 << 20,
         sessionRecords: any SessionRecordStore = InMemorySessionRecords(),
         publicOrigin: String? = nil,
         trustedProxies: Set<String> = [],
@@ -88,6 +98,8 @@ public struct NapkinConfiguration: Sendable {
         self.tabGracePeriod = tabGracePeriod
         self.maxTabsPerSession = max(maxTabsPerSession, maxStreamsPerSession)
         self.maxTabs = max(1, maxTabs)
+        self.maxQueuedBytesPerStream = maxQueuedBytesPerStream
+        self.maxQueuedStreamBytes = maxQueuedStreamBytes
         self.sessionRecords = sessionRecords
         self.publicOrigin = publicOrigin
         self.trustedProxies = trustedProxies

@@ -56,7 +56,15 @@ public final class WebSession: RecencyLinked {
     private var nextStreamNumber: UInt64 = 0
     private(set) var streamCount = 0
 
-    init(values: SessionValues, scope: any Sendable, now: ContinuousClock.Instant, maxStreams: Int = 8) {
+    /// Each stream's queued bytes at most, and the bytes every stream of
+    /// the app may queue between them.
+    private let streamBytes: (limit: Int, budget: ByteBudget?)
+
+    init(
+        values: SessionValues, scope: any Sendable, now: ContinuousClock.Instant, maxStreams: Int = 8,
+        streamBytes: (limit: Int, budget: ByteBudget?) = (.max, nil)
+    ) {
+        self.streamBytes = streamBytes
         let record = values.current
         id = record.id
         csrfToken = record.csrfToken
@@ -208,9 +216,12 @@ public final class WebSession: RecencyLinked {
         nextStreamNumber += 1
         let number = nextStreamNumber
         // A patch per fragment at most (a newer one replaces an unsent one);
-        // a tab so far behind that the page's fragments overflow this ends
-        // its stream, and reconnects to a fresh copy of the page.
-        let stream = Channel<[UInt8]>(policy: .finishWhenFull(capacity: 256))
+        // a tab so far behind that the page's fragments overflow this, or
+        // its bytes the stream's or the app's byte budget, ends its stream,
+        // and reconnects to a fresh copy of the page.
+        let stream = Channel<[UInt8]>(
+            policy: .finishWhenFull(capacity: 256), byteLimit: streamBytes.limit, budget: streamBytes.budget,
+            weigh: { $0.count })
         stream.onTermination { [weak self, weak tab] in
             Task { @MainActor in
                 guard let tab else { return }
