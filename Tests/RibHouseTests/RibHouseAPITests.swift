@@ -131,6 +131,47 @@ struct RibHouseAPITests {
         await harness.stop()
     }
 
+    @Test("announcements and names are bounded in bytes and code points, and need something visible",
+          arguments: RibHouseHarness.Mode.allCases)
+    func textBombs(mode: RibHouseHarness.Mode) async throws {
+        let harness = try await RibHouseHarness.start(mode, ticking: false)
+        let client = harness.client()
+        // 140 letters under 3,700 accents each: 140 characters, a megabyte.
+        let buried = String(repeating: "a" + String(repeating: "\u{301}", count: 3_700), count: 140)
+        #expect(buried.count == 140)
+        let bomb = try await client.post("/api/announcements", json: Text(text: buried))
+        #expect(bomb.status == 400 || bomb.status == 413)
+        let fewAccents = try await client.post("/api/announcements", json: Text(text: "Cre\u{300}me bru\u{302}le\u{301}e 🧑‍🍳"))
+        #expect(fewAccents.status == 202)
+        for invisible in ["\u{FEFF}\u{FEFF}", "\u{202E}evil", "\u{E0041}\u{E0042}", "\u{301}\u{301}"] {
+            let answer = try await client.post("/api/announcements", json: Text(text: invisible))
+            #expect(answer.status == 400, "\(invisible.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(throws: LoginError.self) { try LoginError.validate(name: invisible) }
+        }
+        #expect(throws: LoginError.self) { try LoginError.validate(name: String(buried.prefix(40))) }
+        #expect(try LoginError.validate(name: "Zoë 🔥") == "Zoë 🔥")
+        await harness.stop()
+    }
+
+    @Test("a client may announce ten at once, then one a second: past it 429 with Retry-After", arguments: RibHouseHarness.Mode.allCases)
+    func announcementRate(mode: RibHouseHarness.Mode) async throws {
+        let harness = try await RibHouseHarness.start(mode, ticking: false)
+        let client = harness.client()
+        var statuses: [Int] = []
+        var retryAfter: String?
+        for n in 1...30 {
+            let answer = try await client.post("/api/announcements", json: Text(text: "Round \(n)"))
+            statuses.append(answer.status)
+            if answer.status == 429 { retryAfter = answer.headers["Retry-After"] }
+        }
+        // A second may pass during the burst, earning one more.
+        #expect((10...12).contains(statuses.filter { $0 == 202 }.count), "\(statuses)")
+        #expect(Array(statuses.prefix(10)) == Array(repeating: 202, count: 10))
+        #expect(statuses.filter { $0 == 429 }.count >= 18)
+        #expect(retryAfter.flatMap(Int.init).map { (1...2).contains($0) } == true)
+        await harness.stop()
+    }
+
     @Test("bad announcements: 400 with the reason, 415 for the wrong content type", arguments: RibHouseHarness.Mode.allCases)
     func badAnnouncements(mode: RibHouseHarness.Mode) async throws {
         let harness = try await RibHouseHarness.start(mode, ticking: false)

@@ -7,6 +7,10 @@ struct RibHouseAPI: Sendable {
     let pitService: PitService
     let announcements: SharedEvents<Announcement>
     let menu: @Sendable @MainActor () -> Menu
+    /// Anyone may announce, without signing in: ten at once per client
+    /// address, then one a second.
+    let announcing = RateLimiter(burst: 10, interval: .seconds(1))
+    let clientAddress: @Sendable (Request) -> String?
 
     struct Menu: Encodable, Sendable {
         let foods: [String]
@@ -22,7 +26,8 @@ struct RibHouseAPI: Sendable {
     }
 
     @MainActor
-    init(component: AppComponent) {
+    init(component: AppComponent, configuration: NapkinConfiguration) {
+        clientAddress = { configuration.clientAddress(of: $0) }
         pitService = component.pitService
         announcements = component.sharedAnnouncements
         let specials = component.specialsService
@@ -39,7 +44,8 @@ struct RibHouseAPI: Sendable {
             Response(status: .ok, headers: ["Content-Type": "application/json; charset=utf-8"], body: .bytes(pitService.currentJSON))
         }
         router.get("/api/pit", pit)
-        router.post("/api/announcements") { [announcements] request in
+        router.post("/api/announcements") { [announcements, announcing, clientAddress] request in
+            if let wait = announcing.admit(clientAddress(request)) { return .tooManyRequests(retryAfter: wait) }
             // JSON only. A form-encoded, text/plain or multipart post is a
             // "simple" request any website can make from a visitor's browser
             // without a CORS preflight; a JSON one needs the preflight, which

@@ -53,7 +53,7 @@ struct RibHouseApp {
         }
         var router = HTTPRouter()
         if accessLog { router.use(AccessLog()) }
-        RibHouseAPI(component: component).register(on: &router)
+        RibHouseAPI(component: component, configuration: configuration).register(on: &router)
         app.mount(on: &router, publicDirectory: publicDirectory)
         return RibHouseApp(router: router, app: app, component: component)
     }

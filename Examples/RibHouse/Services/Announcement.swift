@@ -1,4 +1,5 @@
 import Foundation
+import NapkinWeb
 
 /// A word from the pit boss ("Last call for burnt ends!"), sent to every
 /// open browser once and never replayed.
@@ -7,19 +8,24 @@ struct Announcement: Sendable, Equatable, Codable {
 
     /// The longest announcement, in characters.
     static let limit = 140
+    /// Its bounds in bytes and code points as well as characters.
+    static let textLimit = TextLimit(maxCharacters: limit)
 
     /// Why an announcement was refused; the text goes back to the client.
     struct Invalid: Error, CustomStringConvertible {
         let description: String
     }
 
-    /// An announcement of `text`, trimmed; 1–140 characters.
+    /// An announcement of `text`, trimmed: 1–140 characters, something
+    /// visible among them, within ``textLimit``.
     init(validating text: String) throws(Invalid) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw Invalid(description: "The announcement is empty.") }
-        guard trimmed.count <= Self.limit else {
+        switch Self.textLimit.check(trimmed) {
+        case nil: self.text = trimmed
+        case .nothingVisible: throw Invalid(description: "The announcement is empty.")
+        case .tooManyCharacters, .tooLarge:
             throw Invalid(description: "The announcement is longer than \(Self.limit) characters.")
+        case .hiddenCharacter: throw Invalid(description: "Announcements can't contain control characters.")
         }
-        self.text = trimmed
     }
 }

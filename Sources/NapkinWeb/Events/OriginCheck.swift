@@ -36,15 +36,7 @@ enum OriginCheck {
     /// Whether `peer` (`address:port`, `[v6]:port`) is a configured proxy.
     static func isTrustedProxy(_ peer: String?, _ configuration: NapkinConfiguration) -> Bool {
         guard let peer, !configuration.trustedProxies.isEmpty else { return false }
-        let address: Substring =
-            if peer.hasPrefix("["), let end = peer.firstIndex(of: "]") {
-                peer[peer.index(after: peer.startIndex)..<end]
-            } else if let colon = peer.lastIndex(of: ":"), peer.firstIndex(of: ":") == colon {
-                peer[..<colon]
-            } else {
-                peer[...]
-            }
-        return configuration.trustedProxies.contains(String(address))
+        return configuration.trustedProxies.contains(NapkinConfiguration.address(of: peer))
     }
 
     /// The first of a comma-separated list (the client-most proxy's value).
