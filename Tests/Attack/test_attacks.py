@@ -225,24 +225,39 @@ def find_form(page, field):
     return None
 
 
+def sign_in(server, name, cookie=None, source=None):
+    """Signs `name` in through the login form, as a browser without
+    JavaScript does; returns (the planted cookie, the login's reply)."""
+    headers = {"Accept": "text/html"}
+    if cookie:
+        headers["Cookie"] = f"napkin_session={cookie}"
+    first = server.request("GET", "/", headers=headers, source=source)
+    assert first.status == 200, f"GET / answered {first.status}"
+    planted = first.cookie() or cookie
+    form = find_form(first.text, "name")
+    assert form, "no login form on the first page"
+    fields = dict(form["fields"], name=name)
+    return planted, server.request("POST", form["attrs"].get("action", "/_napkin/action"), headers={
+        "Cookie": f"napkin_session={planted}", "Content-Type": "application/x-www-form-urlencoded",
+        "Origin": server.url, "Accept": "text/html"}, body=urllib.parse.urlencode(fields), source=source)
+
+
+def form_with_action(page, action):
+    finder = FormFinder()
+    finder.feed(page)
+    return next((form for form in finder.forms if form["fields"].get("_action") == action), None)
+
+
+def badge(name):
+    return f'<span class="name">{name}</span>'
+
+
 class User:
     """A browser: signs in through the login form, keeps its cookie and one open tab."""
 
     def __init__(self, server, name):
         self.server, self.name = server, name
-        first = server.request("GET", "/", headers={"Accept": "text/html"})
-        assert first.status == 200, f"GET / answered {first.status}"
-        planted = first.cookie()
-        assert planted, "GET / set no napkin_session cookie"
-        form = find_form(first.text, "name")
-        assert form, "no login form on the first page"
-        for hidden in ("_csrf", "_fragment", "_action", "_return"):
-            assert hidden in form["fields"], f"the login form has no {hidden} field"
-        fields = dict(form["fields"], name=name)
-        login = server.request("POST", form["attrs"].get("action", "/_napkin/action"), headers={
-            "Cookie": f"napkin_session={planted}", "Content-Type": "application/x-www-form-urlencoded",
-            "Origin": server.url, "Accept": "text/html"}, body=urllib.parse.urlencode(fields))
-        assert login.status == 303, f"login answered {login.status}: {login.text[:200]}"
+        planted, login = sign_in(server, name)
         # The id rotates at login: the POST's Set-Cookie carries the new one.
         self.cookie = login.cookie() or planted
         self.rotated = self.cookie != planted
@@ -1040,3 +1055,303 @@ def test_11_tab_flood(server, user, attack, record):
                   f"memory grew by {mib(rss.peak - attack.baseline)} MiB: tabs are not capped")
     attack.expect(user.watcher.end_data is None, f"the user's watched tab was told {user.watcher.end_data!r}")
     attack.finish()
+
+
+# MARK: - 12-18. Sessions, tabs and bytes (hardening II)
+
+
+def test_12_logout_while_a_thief_replays_the_cookie(server, attack, record):
+    """A stolen cookie used back to back on keep-alive connections while
+    its owner signs out: from the logout's answer on, the thief is signed
+    out, and stays so."""
+    planted, login = sign_in(server, "Logout Victim")
+    assert login.status == 303, f"login answered {login.status}"
+    cookie = login.cookie() or planted
+    victim_badge = badge("Logout Victim").encode()
+    stop = threading.Event()
+    results, lock = [], threading.Lock()
+
+    def thief():
+        conn = server.connection(timeout=10)
+        while not stop.is_set():
+            start = time.monotonic()
+            try:
+                conn.request("GET", "/", headers={"Cookie": f"napkin_session={cookie}", "Accept": "text/html"})
+                resp = conn.getresponse()
+                body = resp.read()
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                conn = server.connection(timeout=10)
+                continue
+            with lock:
+                results.append((start, victim_badge in body, resp.getheader("Set-Cookie") or ""))
+            if resp.will_close:
+                conn.close()
+                conn = server.connection(timeout=10)
+        conn.close()
+
+    threads = [threading.Thread(target=thief) for _ in range(2)]
+    for t in threads:
+        t.start()
+    page = server.request("GET", "/", headers={"Cookie": f"napkin_session={cookie}", "Accept": "text/html"})
+    form = form_with_action(page.text, "logout")
+    assert form, "no Logout form on the signed-in page"
+    logout = server.request("POST", form["attrs"].get("action", "/_napkin/action"), headers={
+        "Cookie": f"napkin_session={cookie}", "Content-Type": "application/x-www-form-urlencoded",
+        "Origin": server.url, "Accept": "text/html"}, body=urllib.parse.urlencode(form["fields"]))
+    answered = time.monotonic()
+    # The thief keeps going a little after the logout's answer (each of its
+    # requests from then on gets a fresh session of its own).
+    time.sleep(0.3)
+    stop.set()
+    for t in threads:
+        t.join()
+    later = server.request("GET", "/", headers={"Cookie": f"napkin_session={cookie}", "Accept": "text/html"})
+    post = server.request("POST", "/_napkin/action", headers={
+        "Cookie": f"napkin_session={cookie}", "Content-Type": "application/x-www-form-urlencoded",
+        "Origin": server.url}, body=urllib.parse.urlencode(dict(form["fields"])))
+    after = [r for r in results if r[0] > answered]
+    signed_in_after = sum(1 for r in after if r[1])
+    leaked = [r[2] for r in results if logout.cookie() and logout.cookie() in r[2]]
+    record("logout", logout.status, "303", logout.status == 303)
+    record("thief's requests after the logout's answer, signed in", f"{signed_in_after} of {len(after)}", "0",
+           signed_in_after == 0)
+    record("thief's page afterwards", "signed in" if victim_badge in later.body else "signed out", "signed out")
+    record("thief's form post afterwards", post.status, "403", post.status == 403)
+    attack.expect(logout.status == 303, f"logout answered {logout.status}")
+    attack.expect(len(after) > 0, "the thief made no request after the logout")
+    attack.expect(signed_in_after == 0, f"{signed_in_after} of the thief's {len(after)} requests after the logout "
+                                        "were still signed in")
+    attack.expect(victim_badge not in later.body, "the stolen cookie is still signed in after the logout")
+    attack.expect(post.status == 403, f"the stolen cookie still posts forms after logout ({post.status})")
+    attack.expect(not leaked, "a thief's response carried the new session cookie")
+    attack.finish()
+
+
+def test_13_logins_at_once_on_one_cookie(server, attack, record):
+    """Twenty logins posted at once on one session: one person ends up
+    signed in, under one new id; the others are refused."""
+    first = server.request("GET", "/", headers={"Accept": "text/html"})
+    planted = first.cookie()
+    form = find_form(first.text, "name")
+    replies = [None] * 20
+
+    def post(i):
+        fields = dict(form["fields"], name=f"Racer {i}")
+        replies[i] = server.request("POST", form["attrs"].get("action", "/_napkin/action"), headers={
+            "Cookie": f"napkin_session={planted}", "Content-Type": "application/x-www-form-urlencoded",
+            "Origin": server.url, "Accept": "text/html"}, body=urllib.parse.urlencode(fields))
+
+    threads = [threading.Thread(target=post, args=(i,)) for i in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    cookies = {r.cookie() for r in replies if r.cookie()}
+    signed_in = set()
+    for c in cookies:
+        page = server.request("GET", "/", headers={"Cookie": f"napkin_session={c}", "Accept": "text/html"})
+        signed_in |= {i for i in range(20) if badge(f"Racer {i}") in page.text}
+    statuses = sorted(r.status for r in replies)
+    record("statuses", ", ".join(f"{s}×{statuses.count(s)}" for s in sorted(set(statuses))), "one 303, the rest 403")
+    record("new session ids handed out", len(cookies), "1", len(cookies) == 1)
+    record("people signed in through them", len(signed_in), "1", len(signed_in) == 1)
+    attack.expect(len(cookies) == 1, f"{len(cookies)} new session ids came out of one session's logins")
+    attack.expect(len(signed_in) == 1, f"{len(signed_in)} different people ended up signed in")
+    attack.finish()
+
+
+def test_14_action_posts_naming_fresh_tabs(server, attack, record):
+    """Form posts that each name a fresh tab id (an unknown action): they
+    make at most the session's tab limit, and another client's /api/menu
+    stays fast meanwhile."""
+    posts, threads = 20_000, 4
+    first = server.request("GET", "/", headers={"Accept": "text/html"})
+    cookie = first.cookie()
+    form = find_form(first.text, "name")
+    base = dict(form["fields"], _action="nope")
+    statuses, lock = {}, threading.Lock()
+
+    def worker(n):
+        conn = server.connection(timeout=30)
+        mine = {}
+        for _ in range(posts // threads):
+            body = urllib.parse.urlencode(dict(base, _tab=os.urandom(16).hex()))
+            try:
+                conn.request("POST", "/_napkin/action", body=body, headers={
+                    "Cookie": f"napkin_session={cookie}", "Content-Type": "application/x-www-form-urlencoded",
+                    "Origin": server.url, "X-Napkin": "1"})
+                resp = conn.getresponse()
+                resp.read()
+                mine[resp.status] = mine.get(resp.status, 0) + 1
+                if resp.will_close:
+                    conn.close()
+                    conn = server.connection(timeout=30)
+            except (OSError, http.client.HTTPException):
+                mine["error"] = mine.get("error", 0) + 1
+                conn.close()
+                conn = server.connection(timeout=30)
+        conn.close()
+        with lock:
+            for k, v in mine.items():
+                statuses[k] = statuses.get(k, 0) + v
+
+    with Prober(server) as probe:
+        seconds, rss = run_workers(server, worker, threads)
+    times = sorted(probe.times)
+    p99 = times[int(len(times) * 0.99) - 1] * 1000 if times else float("nan")
+    record("posts answered", ", ".join(f"{k}×{v}" for k, v in sorted(statuses.items(), key=str)), f"404×{posts}")
+    record("posts per second", f"{posts / seconds:.0f}")
+    record("/api/menu meanwhile, ms", f"p99 {p99:.1f}, {probe.describe()}", "p99 < 50", p99 < 50)
+    record("peak RSS during, MiB", f"{mib(rss.peak)} (+{mib(rss.peak - attack.baseline)})")
+    attack.expect(statuses.get(404, 0) == posts, f"the posts were answered {statuses}")
+    attack.expect(p99 < 50, f"another client's /api/menu took {p99:.1f} ms at p99 during the flood")
+    attack.expect(rss.peak - attack.baseline < 48 * MiB,
+                  f"memory grew by {mib(rss.peak - attack.baseline)} MiB: the posts' tabs are not capped")
+    attack.finish()
+
+
+# A letter under thousands of accents is one character, and a megabyte.
+BURIED = "a" + "\u0301" * 3_700
+
+
+def test_15_text_that_is_bigger_than_it_looks(server, attack, record):
+    """140 "characters" of a megabyte, names of nothing visible: refused,
+    and nothing of them reaches anyone's stream."""
+    body = json.dumps({"text": BURIED * 140}, ensure_ascii=False).encode()
+    bomb = server.request("POST", "/api/announcements", headers={"Content-Type": "application/json"}, body=body,
+                          timeout=60)
+    record("its body, bytes", len(body))
+    record("announcement of 140 buried letters (1 MB)", bomb.status, "400 or 413", bomb.status in (400, 413))
+    attack.expect(bomb.status in (400, 413), f"a 1 MB announcement was answered {bomb.status}")
+    for name in ["\ufeff\ufeff", "\u202eevil", "\U000e0041\U000e0042", "\u0301\u0301", BURIED * 2]:
+        planted, login = sign_in(server, name)
+        page = server.request("GET", "/", headers={"Cookie": f"napkin_session={login.cookie() or planted}",
+                                                   "Accept": "text/html"})
+        accepted = 'class="name"' in page.text
+        label = "".join(f"U+{ord(c):04X}" for c in name[:3])
+        record(f"login as {label}…", "accepted" if accepted else "refused", "refused", not accepted)
+        attack.expect(not accepted, f"a name of {label}… signed in")
+    attack.finish()
+
+
+def test_16_announcements_from_one_address(server, user, attack, record):
+    """3,000 announcements as fast as one address can post them: past a
+    short burst they are refused with 429 and Retry-After, and the user's
+    tab is not flooded."""
+    statuses, retry_after = {}, set()
+    before = user.watcher.patch_count
+    conn = server.connection(timeout=10)
+    start = time.perf_counter()
+    for i in range(3_000):
+        conn.request("POST", "/api/announcements", body=json.dumps({"text": f"Flood {i}"}),
+                     headers={"Content-Type": "application/json"})
+        resp = conn.getresponse()
+        resp.read()
+        statuses[resp.status] = statuses.get(resp.status, 0) + 1
+        if resp.status == 429:
+            retry_after.add(resp.getheader("Retry-After"))
+        if resp.will_close:
+            conn.close()
+            conn = server.connection(timeout=10)
+    seconds = time.perf_counter() - start
+    conn.close()
+    accepted = statuses.get(202, 0)
+    allowed = 10 + int(seconds) + 2
+    record("answers", ", ".join(f"{k}×{v}" for k, v in sorted(statuses.items())), f"202 <= {allowed}, the rest 429")
+    record("Retry-After", ", ".join(sorted(r or "-" for r in retry_after)), "whole seconds")
+    record("user's patches during it", user.watcher.patch_count - before)
+    attack.expect(accepted <= allowed, f"{accepted} announcements from one address were accepted in {seconds:.1f} s")
+    attack.expect(statuses.get(429, 0) >= 3_000 - allowed, f"answers {statuses}")
+    attack.expect(retry_after and all(r and r.isdigit() for r in retry_after), f"Retry-After {retry_after}")
+    attack.finish()
+
+
+def test_17_streams_that_never_read(server, user, attack, record):
+    """Hundreds of event streams whose clients never read, fed with the
+    largest announcements there are, from many addresses: the queued bytes
+    are bounded, and other clients are answered at once."""
+    sockets = []
+    for i in range(40):
+        source = source_ip(i)
+        page = server.request("GET", "/", headers={"Accept": "text/html"}, source=source)
+        cookie = page.cookie()
+        for _ in range(8):
+            sock = socket.create_connection((server.host, server.port), source_address=(source, 0))
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.sendall(f"GET /_napkin/events HTTP/1.1\r\nHost: x\r\nCookie: napkin_session={cookie}; napkin_js=1\r\n"
+                         f"Accept: text/event-stream\r\n\r\n".encode())
+            sockets.append(sock)
+    biggest = "🔥" * 140
+    with Prober(server) as probe, RSSSampler(server) as rss:
+        for i in range(200):
+            announce_from = source_ip(100 + i % 100)
+            server.request("POST", "/api/announcements", headers={"Content-Type": "application/json"},
+                           body=json.dumps({"text": f"{i} {biggest}"[:140]}), source=announce_from)
+    record("streams not reading", len(sockets))
+    record("peak RSS during, MiB", f"{mib(rss.peak)} (+{mib(rss.peak - attack.baseline)})", "+ < 96",
+           rss.peak - attack.baseline < 96 * MiB)
+    record("/api/menu meanwhile, ms", probe.describe(), "max < 1000", probe.worst_ms < 1000)
+    attack.expect(rss.peak - attack.baseline < 96 * MiB,
+                  f"memory grew by {mib(rss.peak - attack.baseline)} MiB under streams that never read")
+    attack.expect(probe.worst_ms < 1000, f"/api/menu took {probe.worst_ms:.0f} ms")
+    for sock in sockets:
+        sock.close()
+    # The server learns that a quiet stream's client left when a heartbeat
+    # cannot be written (two heartbeats at most).
+    server.settle_rss(attack.baseline + margin(attack.baseline), timeout=45)
+    attack.finish()
+
+
+def test_18_a_flood_does_not_sign_anyone_out(server, attack, record):
+    """A signed-in user who is not looking (no open tab), then 10,200
+    sessions that come back for a second page and 101,000 cookieless page
+    views: the user is still signed in afterwards."""
+    planted, login = sign_in(server, "Idle Diner")
+    cookie = login.cookie() or planted
+    idle_badge = badge("Idle Diner")
+    counts, lock = {"returning": 0, "cookieless": 0, "errors": 0}, threading.Lock()
+
+    def returning(n):
+        conn = server.connection(source_ip(n), timeout=30)
+        done = 0
+        for _ in range(10_200 // 4):
+            try:
+                conn.request("GET", "/", headers={"Accept": "text/html"})
+                resp = conn.getresponse()
+                resp.read()
+                c = resp.getheader("Set-Cookie", "").split(";")[0]
+                conn.request("GET", "/", headers={"Accept": "text/html", "Cookie": c})
+                conn.getresponse().read()
+                done += 1
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                conn = server.connection(source_ip(n), timeout=30)
+        conn.close()
+        with lock:
+            counts["returning"] += done
+
+    def cookieless(n):
+        conn = server.connection(source_ip(n), timeout=30)
+        done = 0
+        for _ in range(101_000 // 4):
+            try:
+                conn.request("GET", "/", headers={"Accept": "text/html"})
+                conn.getresponse().read()
+                done += 1
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                conn = server.connection(source_ip(n), timeout=30)
+        conn.close()
+        with lock:
+            counts["cookieless"] += done
+
+    run_workers(server, returning, 4)
+    seconds, rss = run_workers(server, cookieless, 4)
+    page = server.request("GET", "/", headers={"Cookie": f"napkin_session={cookie}", "Accept": "text/html"})
+    still = idle_badge in page.text
+    record("sessions that came back, cookieless page views", f"{counts['returning']}, {counts['cookieless']}")
+    record("the idle signed-in user afterwards", "signed in" if still else "signed out", "signed in", still)
+    attack.expect(still, "the flood signed an idle user out")
+    # The flood's sessions stay until they expire; memory is not the point here.
+    attack.finish(memory_limit=attack.baseline + 1024 * MiB)

@@ -359,13 +359,15 @@ public final class Channel<Element: Sendable>: Sendable {
             }
         }
         while !reserve(entry.cost, in: &state) {
-            // No room for its bytes: as when the buffer is full.
+            // No room for its bytes: as when the buffer is full, except that
+            // a finishing channel drops what it holds at once, since a
+            // consumer this far behind may not read it for a long time.
             switch policy {
             case .dropOldest where !state.buffer.isEmpty:
                 wake.released.append(removeEntry(at: 0, from: &state))
                 state.dropped += 1
             case .finishWhenFull:
-                state.phase = .finishing(nil)
+                end(&state, wake: &wake)
                 return false
             default:
                 return false
@@ -409,19 +411,25 @@ public final class Channel<Element: Sendable>: Sendable {
         var wake = Wake()
         state.withLock { state in
             guard !Self.isTerminated(state) else { return }
-            // A waiting task gets the end; a poller's waker is called, so a
-            // consumer asleep (a suspended connection) wakes to find it.
-            if let consumer = state.consumer {
-                wake.consumer = consumer
-                wake.consumerResult = .success(nil)
-            }
-            state.consumer = nil
-            wake.senders = state.senders
-            wake.sendersResult = false
-            state.senders.removeAll()
-            terminate(&state, wake: &wake)
+            end(&state, wake: &wake)
         }
         wake.run()
+    }
+
+    /// Drops everything buffered and terminates, telling the consumer and
+    /// any waiting sender. Called holding the lock.
+    private func end(_ state: inout State, wake: inout Wake) {
+        // A waiting task gets the end; a poller's waker is called, so a
+        // consumer asleep (a suspended connection) wakes to find it.
+        if let consumer = state.consumer {
+            wake.consumer = consumer
+            wake.consumerResult = .success(nil)
+        }
+        state.consumer = nil
+        wake.senders = state.senders
+        wake.sendersResult = false
+        state.senders.removeAll()
+        terminate(&state, wake: &wake)
     }
 
     /// The one transition into `terminated`. Called holding the lock.
