@@ -71,12 +71,17 @@ struct RotationTests {
         let client = testApp.client()
         let page = try await client.get("/")
         let oldToken = try #require(page.form(withButton: "Increment")?.value(of: "_csrf"))
-        #expect(try await client.submit(page, button: "Sign in", javascript: true).status == 204)
+        let signIn = try await client.submit(page, button: "Sign in", javascript: true)
+        #expect(signIn.status == 204)
         let stale = try await client.submit(page, button: "Increment", javascript: true)
         #expect(stale.status == 403)
         let fresh = try await client.navigate(to: "/")
         let newToken = try #require(fresh.form(withButton: "Increment")?.value(of: "_csrf"))
         #expect(newToken != oldToken)
+        // The response that rotated it told the page the new token, for
+        // the forms it rendered before; no other response carries one.
+        #expect(signIn.headers["X-CSRF-Token"] == newToken)
+        #expect(fresh.headers["X-CSRF-Token"] == nil)
         #expect(try await client.submit(fresh, button: "Increment", javascript: true).status == 204)
         await testApp.stop()
     }

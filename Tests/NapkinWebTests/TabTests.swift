@@ -179,4 +179,32 @@ struct TabTests {
         #expect(try await alice.get("/").text.contains("Count: 0"))
         await testApp.stop()
     }
+
+    @Test("live navigations racing to bring back one tab all wait for its tree: none finds it empty",
+          arguments: TestApp.Mode.allCases)
+    func racingToBringBackOneTab(mode: TestApp.Mode) async throws {
+        // At the cap, bringing a tab back first releases another, which
+        // suspends the launch: the other requests find the tab meanwhile.
+        let testApp = try await TestApp.start(mode, configuration: Self.configuration(maxTabs: 2))
+        let browser = testApp.client()
+        _ = try await browser.get("/")
+        _ = try await browser.tab().get("/")
+        let id = try #require(await browser.sessionID)
+        for _ in 0..<20 {
+            let returning = SecureToken.make()
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        try await browser.get("/detail", headers: ["X-Napkin-Tab": returning, "Sec-Fetch-Dest": "empty"]).status
+                    }
+                }
+                var statuses: [Int] = []
+                for try await status in group { statuses.append(status) }
+                return statuses
+            }
+            #expect(statuses == Array(repeating: 200, count: 4))
+            #expect(testApp.app.session(id: id)?.tab(id: returning)?.currentPath.description == "/detail")
+        }
+        await testApp.stop()
+    }
 }

@@ -27,7 +27,7 @@ extension NapkinApp {
         func field(_ name: String) -> String? { fields.last { $0.name == name }?.value }
         let idBefore = session.id
         guard request.cookie(SessionCookie.name) == idBefore else { throw Self.sessionEnded }
-        let token = request.headers["X-CSRF-Token"] ?? field("_csrf") ?? ""
+        let token = request.headers[Self.csrfHeader] ?? field("_csrf") ?? ""
         guard SecureToken.constantTimeEquals(token, session.csrfToken) else {
             throw HTTPError(.forbidden, "Invalid or missing CSRF token.")
         }
@@ -106,6 +106,12 @@ extension NapkinApp {
         guard let id else { return nil }
         guard let tabID else { return session.fragment(id: id) }
         if let tab = session.tab(id: tabID) {
+            // A tab another request is bringing back has its tree once that
+            // launch ends.
+            if tab.router == nil {
+                await tab.beginNavigation()
+                tab.endNavigation()
+            }
             return tab.fragment(id: id).map { (tab, $0) }
         }
         guard SecureToken.isWellFormed(tabID) else { return nil }

@@ -293,10 +293,18 @@ public final class NapkinApp {
         guard ticket.rotated else { throw Self.sessionEnded }
         try await persistRotation(of: session, from: oldID)
         response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
+        // The CSRF token rotated too: the page that sent this request swaps
+        // it into its forms (napkin.js), as forms it rendered before carry
+        // the old one.
+        response.headers[Self.csrfHeader] = session.csrfToken
         // The response is ready: the browser that sent it has the new cookie
         // before its streams come back.
         session.endRetiredStreams()
     }
+
+    /// The header a form post carries its CSRF token in, and that the
+    /// response of a request that rotated the session carries the new one in.
+    nonisolated static let csrfHeader = "X-CSRF-Token"
 
     /// What a request whose session ended (or moved to a new id) answers.
     nonisolated static let sessionEnded = HTTPError(.forbidden, "Your session has ended. Reload the page to start a new one.")
@@ -307,11 +315,12 @@ public final class NapkinApp {
         // Room under the server-wide cap first, then under the session's.
         await release(store.tabs.overflow(adding: 1))
         let (tab, released) = session.addTab(now: store.now, id: id, limit: configuration.maxTabsPerSession)
-        await terminate(released, of: session)
-        // Launching is the tab's first navigation: a request that names the
-        // tab meanwhile waits for the tree to be there.
+        // Launching is the tab's first navigation, taken before anything
+        // suspends: a request that names the tab from here on waits for
+        // the tree to be there.
         tab.beginFirstNavigation()
         defer { tab.endNavigation() }
+        await terminate(released, of: session)
         let router = await launchTree(session.scope)
         tab.router = router
         // Settled like an event, so what the root starts while launching

@@ -359,6 +359,15 @@
     return url.origin === location.origin ? url : null;
   }
 
+  // A post that signed in or out rotated the session's CSRF token and
+  // sends the new one: every form on the page posts with it from now on.
+  function adoptToken(res) {
+    const token = res.headers.get('X-CSRF-Token');
+    if (!token) return;
+    body.dataset.napkinCsrf = token;
+    document.querySelectorAll('input[name="_csrf"]').forEach((input) => { input.value = token; });
+  }
+
   // Posts the form the plain way (no fetch), keeping the clicked button's value.
   function plainSubmit(form, submitter) {
     if (submitter && submitter.name) {
@@ -393,6 +402,7 @@
       plainSubmit(form, submitter);                    // network trouble: let the browser try
       return;
     }
+    adoptToken(res);
     try {
       if (res.status === 204) {
         // Done; the patches come over the stream. What the user typed was
