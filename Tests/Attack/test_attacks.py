@@ -784,9 +784,9 @@ def test_07_log_forging(server, attack, record):
 # MARK: - 8. Announcements
 
 
-def announce(server, text):
+def announce(server, text, source=None):
     return server.request("POST", "/api/announcements", headers={"Content-Type": "application/json"},
-                          body=json.dumps({"text": text}), timeout=60)
+                          body=json.dumps({"text": text}), source=source, timeout=60)
 
 
 def count_toasts(page):
@@ -805,7 +805,8 @@ def test_08_announcement_burst(server, user, attack, record):
     max_toasts, statuses = 0, {}
     with RSSSampler(server) as rss:
         for i in range(50):
-            reply = announce(server, f"Last call #{i} — the brisket is almost gone")
+            # From many addresses: each may announce a few at once.
+            reply = announce(server, f"Last call #{i} — the brisket is almost gone", source=source_ip(i))
             times.append(reply.seconds)
             statuses[reply.status] = statuses.get(reply.status, 0) + 1
         # The toasts live for seconds: look at the page while they are up.
@@ -972,7 +973,7 @@ def test_10_announcements_with_many_sessions(server, user, attack, record):
     times = []
     with RSSSampler(server) as rss, Prober(server) as menu:
         for i in range(count):
-            reply = announce(server, f"Last call #{i}")
+            reply = announce(server, f"Last call #{i}", source=source_ip(i))
             times.append(reply.seconds)
             attack.check_server_alive(f"announcement {i}")
         toasts = count_toasts(user.get("/").text)

@@ -46,6 +46,7 @@ public struct TextLimit: Sendable, Equatable {
         /// or hides as a tag or byte-order mark.
         case hiddenCharacter
 
+        /// What to tell the person who typed it, in a few words.
         public var description: String {
             switch self {
             case .nothingVisible: "Type something visible."
