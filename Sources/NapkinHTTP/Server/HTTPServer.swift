@@ -72,7 +72,8 @@ public final class HTTPServer: Sendable {
             let core = ServerCore(
                 responder: responder, maxBodySize: configuration.maxRequestBodySize,
                 bodyBudget: configuration.maxBufferedBodyBytes, connectionLimit: limit,
-                perIPConnectionLimit: configuration.perIPConnectionLimit, log: log)
+                perIPConnectionLimit: configuration.perIPConnectionLimit,
+                connectionMemoryLimit: HTTPServer.memoryLimit(configuration), log: log)
             let cls = Unmanaged.passRetained(core).toOpaque()
             var daemons: [OpaquePointer] = []
             var wakeDescriptors: [Int32] = []
@@ -109,7 +110,7 @@ public final class HTTPServer: Sendable {
             let daemon = napkin_start_daemon(
                 configuration.host, UInt16(clamping: configuration.port),
                 index == 0 ? -1 : Int32(napkin_daemon_listen_fd(daemons[0])),
-                UInt32(share), UInt32(timeout), max(4096, configuration.connectionMemoryLimit), 1024,
+                UInt32(share), UInt32(timeout), memoryLimit(configuration), 1024,
                 Callbacks.accept, cls, Callbacks.access, cls, Callbacks.completed, cls,
                 Callbacks.uriLog, cls, Callbacks.connection, cls)
             guard let daemon else {
@@ -120,6 +121,11 @@ public final class HTTPServer: Sendable {
             daemons.append(daemon)
         }
         return daemons
+    }
+
+    /// Bytes of each connection's libmicrohttpd memory pool.
+    private static func memoryLimit(_ configuration: ServerConfiguration) -> Int {
+        max(4096, configuration.connectionMemoryLimit)
     }
 
     /// Stops gracefully: stop accepting, end event streams, let in-flight requests finish

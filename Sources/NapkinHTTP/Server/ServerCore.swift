@@ -30,6 +30,9 @@ final class ServerCore: Sendable {
     /// Requests from their first line to libmicrohttpd's completed callback.
     private let liveRequests = Atomic<Int>(0)
 
+    /// What a request head must be for the server to read its body.
+    let headCheck: RequestHeadCheck
+
     /// Responses built once for answers sent again and again.
     let responses = ResponseCache()
 
@@ -48,9 +51,10 @@ final class ServerCore: Sendable {
 
     init(
         responder: any HTTPResponder, maxBodySize: Int, bodyBudget: Int = .max, connectionLimit: Int = .max,
-        perIPConnectionLimit: Int = 0, log: @escaping @Sendable (String) -> Void
+        perIPConnectionLimit: Int = 0, connectionMemoryLimit: Int = 8 * 1024, log: @escaping @Sendable (String) -> Void
     ) {
         peers = PeerConnections(limit: perIPConnectionLimit)
+        headCheck = RequestHeadCheck(memoryLimit: connectionMemoryLimit)
         self.responder = responder
         self.maxBodySize = maxBodySize
         self.bodyBudget = bodyBudget
