@@ -21,10 +21,14 @@ enum Callbacks {
 
     /// Called once per request when libmicrohttpd is done with it (sent, failed or
     /// client gone): releases the context and cancels a streamed body's consumer.
-    static let completed: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
-        guard let cls, let conCls, let raw = conCls.pointee else { return }
-        conCls.pointee = nil
+    static let completed: MHD_RequestCompletedCallback = { cls, connection, conCls, termination in
+        guard let cls else { return }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        // A connection kept alive waits for its next head from now
+        // (MHD_REQUEST_TERMINATED_COMPLETED_OK).
+        if termination.rawValue == 0 { core.nextHeads.begin(connection) }
+        guard let conCls, let raw = conCls.pointee else { return }
+        conCls.pointee = nil
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
         let (pump, handedOff) = context.state.withLock { s -> (BodyPump?, Bool) in
             s.phase = .delivered
@@ -44,7 +48,10 @@ enum Callbacks {
         if code == MHD_ConnectionNotificationCode(rawValue: 0) {   // MHD_CONNECTION_NOTIFY_STARTED
             core.openConnections.add(1, ordering: .relaxed)
             core.peers.opened(connection)
+            core.firstHeads.begin(connection)
         } else {
+            core.firstHeads.end(connection)
+            core.nextHeads.end(connection)
             core.openConnections.subtract(1, ordering: .relaxed)
             core.peers.closed(connection)
         }
@@ -76,6 +83,8 @@ enum Callbacks {
             return !s.started
         }
         if first {
+            core.firstHeads.end(connection)
+            core.nextHeads.end(connection)
             if core.openConnections.load(ordering: .relaxed) > core.connectionLimit {
                 Callbacks.answer(Callbacks.full, on: connection, context: context, core: core, method: method)
                 return MHDResult.yes

@@ -73,7 +73,8 @@ public final class HTTPServer: Sendable {
                 responder: responder, maxBodySize: configuration.maxRequestBodySize,
                 bodyBudget: configuration.maxBufferedBodyBytes, connectionLimit: limit,
                 perIPConnectionLimit: configuration.perIPConnectionLimit,
-                connectionMemoryLimit: HTTPServer.memoryLimit(configuration), log: log)
+                connectionMemoryLimit: HTTPServer.memoryLimit(configuration),
+                headTimeout: configuration.requestHeadTimeout, log: log)
             let cls = Unmanaged.passRetained(core).toOpaque()
             var daemons: [OpaquePointer] = []
             var wakeDescriptors: [Int32] = []
@@ -87,7 +88,7 @@ public final class HTTPServer: Sendable {
                 Unmanaged<ServerCore>.fromOpaque(cls).release()
                 throw error
             }
-            state.loops = zip(daemons, wakeDescriptors).map { ServerLoop(daemon: $0, wakeDescriptor: $1) }
+            state.loops = zip(daemons, wakeDescriptors).map { ServerLoop(daemon: $0, wakeDescriptor: $1, heads: [core.firstHeads, core.nextHeads]) }
             state.port = Int(napkin_daemon_port(daemons[0]))
             state.core = core
             MemoryReturn.pinThreshold

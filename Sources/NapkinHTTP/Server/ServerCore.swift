@@ -30,6 +30,11 @@ final class ServerCore: Sendable {
     /// Requests from their first line to libmicrohttpd's completed callback.
     private let liveRequests = Atomic<Int>(0)
 
+    /// New connections waiting for their first request head, against its
+    /// deadline and capped at half the connection limit.
+    let firstHeads: HeadDeadlines
+    /// Kept-alive connections waiting for their next request head, against its deadline.
+    let nextHeads: HeadDeadlines
     /// What a request head must be for the server to read its body.
     let headCheck: RequestHeadCheck
 
@@ -51,8 +56,11 @@ final class ServerCore: Sendable {
 
     init(
         responder: any HTTPResponder, maxBodySize: Int, bodyBudget: Int = .max, connectionLimit: Int = .max,
-        perIPConnectionLimit: Int = 0, connectionMemoryLimit: Int = 8 * 1024, log: @escaping @Sendable (String) -> Void
+        perIPConnectionLimit: Int = 0, connectionMemoryLimit: Int = 8 * 1024, headTimeout: Duration = .seconds(10),
+        log: @escaping @Sendable (String) -> Void
     ) {
+        firstHeads = HeadDeadlines(deadline: headTimeout, cap: connectionLimit / 2)
+        nextHeads = HeadDeadlines(deadline: headTimeout, cap: .max)
         peers = PeerConnections(limit: perIPConnectionLimit)
         headCheck = RequestHeadCheck(memoryLimit: connectionMemoryLimit)
         self.responder = responder
