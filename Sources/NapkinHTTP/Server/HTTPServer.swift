@@ -74,7 +74,7 @@ public final class HTTPServer: Sendable {
                 bodyBudget: configuration.maxBufferedBodyBytes, connectionLimit: limit,
                 perIPConnectionLimit: configuration.perIPConnectionLimit,
                 connectionMemoryLimit: HTTPServer.memoryLimit(configuration),
-                headTimeout: configuration.requestHeadTimeout, log: log)
+                headTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.connectionTimeout, log: log)
             let cls = Unmanaged.passRetained(core).toOpaque()
             var daemons: [OpaquePointer] = []
             var wakeDescriptors: [Int32] = []

@@ -27,11 +27,12 @@ public struct ServerConfiguration: Sendable {
     /// How long a connection may take to send a whole request head (request line
     /// and header fields), however steadily its bytes come: the idle
     /// ``connectionTimeout`` starts again on every byte, so without this a client
-    /// trickling its head a byte at a time keeps its connection forever. It also
-    /// bounds how long a keep-alive connection waits for its next request.
-    /// New connections waiting for their first head may fill at most half of
-    /// ``connectionLimit``: past that, the one waiting longest is closed, so a
-    /// flood of trickling clients cannot keep others out.
+    /// trickling its head a byte at a time keeps its connection forever. A
+    /// kept-alive connection gets ``connectionTimeout`` (if longer) for its next
+    /// head, however it trickles. New connections waiting for their first head,
+    /// and kept-alive ones waiting for their next, may each fill at most a
+    /// quarter of ``connectionLimit``: past that, the one waiting longest is
+    /// closed, so a flood of trickling clients cannot keep others out.
     public var requestHeadTimeout: Duration
     /// Bytes of libmicrohttpd's per-connection memory pool. It holds the request line and
     /// headers and the response's header buffer, and it is zeroed on every request, so it is

@@ -12,6 +12,23 @@ struct HeadDeadlineTests {
         return router
     }
 
+    @Test("a kept-alive connection may idle as long as any, but trickling its next head does not keep it past that")
+    func keptAliveTrickleIsCutOff() async throws {
+        let configuration = ServerConfiguration(connectionTimeout: .seconds(2), requestHeadTimeout: .seconds(1))
+        try await withServer(Self.router(), configuration: configuration) { server in
+            let sent = try await offPool { () throws -> Int? in
+                let connection = try TestConnection(port: server.port, timeoutSeconds: 5)
+                #expect(try connection.request("GET", "/hello").status == 200)
+                return Self.trickle(connection, bytes: 60)
+            }
+            // Ten bytes a second: past the 1 s head deadline (the idle time
+            // a proxy's pooled connection gets), cut off near 2 s.
+            let cutOff = try #require(sent)
+            #expect(cutOff > 12)
+            #expect(cutOff < 40)
+        }
+    }
+
     /// Sends a head a byte every 100 ms; how many bytes went out before the
     /// server closed the connection (nil: it never did).
     static func trickle(_ connection: TestConnection, bytes: Int) -> Int? {
@@ -37,9 +54,9 @@ struct HeadDeadlineTests {
         }
     }
 
-    @Test("connections waiting for a head fill at most half the server: the longest-waiting make room")
+    @Test("connections waiting for a first head fill at most a quarter of the server: the longest-waiting make room")
     func waitingHeadsAreCapped() async throws {
-        let configuration = ServerConfiguration(connectionLimit: 8, perIPConnectionLimit: 0, requestHeadTimeout: .seconds(30))
+        let configuration = ServerConfiguration(connectionLimit: 16, perIPConnectionLimit: 0, requestHeadTimeout: .seconds(30))
         try await withServer(Self.router(), configuration: configuration) { server in
             let port = server.port
             let (status, cutOff) = try await offPool { () throws -> (Int, Int) in
