@@ -139,6 +139,18 @@ static inline int napkin_connection_address_key(struct MHD_Connection *c, uint64
     return info == NULL ? 0 : napkin_address_key(info->client_addr, high, low);
 }
 
+/* Bytes of the request's head (request line and header fields) as received; 0 if unknown. */
+static inline size_t napkin_request_head_size(struct MHD_Connection *c) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
+}
+
+/* The connection's socket, or -1. */
+static inline int napkin_connection_fd(struct MHD_Connection *c) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : (int)info->connect_fd;
+}
+
 /* The port the daemon is bound to (useful after binding port 0); 0 if unknown. */
 static inline uint16_t napkin_daemon_port(struct MHD_Daemon *d) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);

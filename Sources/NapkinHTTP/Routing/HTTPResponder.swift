@@ -26,6 +26,14 @@ public protocol HTTPResponder: Sendable {
     /// (mapped as ``respond(to:)``'s would be), must be what ``respond(to:)``
     /// would have given. The default is nil.
     func mainActorWork(for request: Request) -> (@MainActor @Sendable () async throws -> Response)?
+
+    /// `answer`, a response ``HTTPServer`` makes itself without asking this
+    /// responder (a request head it refuses, a body past its limit, a full
+    /// server), finished as this responder finishes its own answers: with
+    /// its security headers, say, and a line in its access log. It runs on
+    /// the server's thread and must not block. The default returns `answer`
+    /// unchanged.
+    func finishServerAnswer(_ answer: Response, to request: Request) -> Response
 }
 
 extension HTTPResponder {
@@ -34,6 +42,9 @@ extension HTTPResponder {
 
     /// Nil: every request goes through ``respond(to:)``.
     public func mainActorWork(for request: Request) -> (@MainActor @Sendable () async throws -> Response)? { nil }
+
+    /// `answer` unchanged.
+    public func finishServerAnswer(_ answer: Response, to request: Request) -> Response { answer }
 }
 
 /// A route handler: a request in, a response out (or an error, mapped by middleware or the server).

@@ -30,6 +30,8 @@ public struct HTTPRouter: HTTPResponder {
     /// Main-actor routes and the fallback's main-actor work, finished by
     /// the middleware; nil when a middleware cannot finish synchronously.
     private var mainActorPlanner: (@Sendable (Request) -> (@MainActor @Sendable () async throws -> Response)?)?
+    /// The middleware that can finish an answer synchronously, innermost first.
+    private var innermostFinishers: [any FastPathMiddleware] = []
 
     /// An empty router: every request is a 404 until routes are added.
     public init() {
@@ -164,6 +166,16 @@ public struct HTTPRouter: HTTPResponder {
         mainActorPlanner?(request)
     }
 
+    /// `answer`, made by the server itself, finished by every
+    /// ``FastPathMiddleware`` (an access log logs it, security headers are
+    /// added); other middleware never sees it.
+    public func finishServerAnswer(_ answer: Response, to request: Request) -> Response {
+        let start = ContinuousClock.now
+        var response = answer
+        for m in innermostFinishers { response = m.finish(request, response, startedAt: start) }
+        return response
+    }
+
     /// Precomposes the middleware chain so a request pays no composition cost.
     private mutating func rebuild() {
         let routes = self.routes
@@ -182,6 +194,7 @@ public struct HTTPRouter: HTTPResponder {
         }
         chain = handler
         let innermostFirst = Array(finishers.reversed())
+        innermostFinishers = innermostFirst
         let hasMainActorWork = fallback != nil || routes.contains { $0.mainActor != nil }
         mainActorPlanner = nil
         if synchronous, hasMainActorWork {

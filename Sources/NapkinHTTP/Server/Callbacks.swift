@@ -21,10 +21,14 @@ enum Callbacks {
 
     /// Called once per request when libmicrohttpd is done with it (sent, failed or
     /// client gone): releases the context and cancels a streamed body's consumer.
-    static let completed: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
-        guard let cls, let conCls, let raw = conCls.pointee else { return }
-        conCls.pointee = nil
+    static let completed: MHD_RequestCompletedCallback = { cls, connection, conCls, termination in
+        guard let cls else { return }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        // A connection kept alive waits for its next head from now
+        // (MHD_REQUEST_TERMINATED_COMPLETED_OK).
+        if termination.rawValue == 0 { core.nextHeads.begin(connection) }
+        guard let conCls, let raw = conCls.pointee else { return }
+        conCls.pointee = nil
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
         let (pump, handedOff) = context.state.withLock { s -> (BodyPump?, Bool) in
             s.phase = .delivered
@@ -44,7 +48,10 @@ enum Callbacks {
         if code == MHD_ConnectionNotificationCode(rawValue: 0) {   // MHD_CONNECTION_NOTIFY_STARTED
             core.openConnections.add(1, ordering: .relaxed)
             core.peers.opened(connection)
+            core.firstHeads.begin(connection)
         } else {
+            core.firstHeads.end(connection)
+            core.nextHeads.end(connection)
             core.openConnections.subtract(1, ordering: .relaxed)
             core.peers.closed(connection)
         }
@@ -57,7 +64,7 @@ enum Callbacks {
         return core.peers.admits(address) ? MHDResult.yes : MHDResult.no
     }
 
-    static let access: MHD_AccessHandlerCallback = { cls, connection, _, method, _, uploadData, uploadSize, conCls in
+    static let access: MHD_AccessHandlerCallback = { cls, connection, _, method, version, uploadData, uploadSize, conCls in
         guard let cls, let connection, let conCls else { return MHDResult.no }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         let context: RequestContext
@@ -76,15 +83,27 @@ enum Callbacks {
             return !s.started
         }
         if first {
+            core.firstHeads.end(connection)
+            core.nextHeads.end(connection)
             if core.openConnections.load(ordering: .relaxed) > core.connectionLimit {
-                context.state.withLock { $0.phase = .delivered }
-                ResponseWriter.queue(Callbacks.full, on: connection, context: context, core: core)
+                Callbacks.answer(Callbacks.full, on: connection, context: context, core: core, method: method)
                 return MHDResult.yes
+            }
+            if let refusal = core.headCheck.refusal(connection, version: version) {
+                guard refusal.direct else {
+                    Callbacks.answer(refusal.response, on: connection, context: context, core: core, method: method)
+                    return MHDResult.yes
+                }
+                // libmicrohttpd closes the connection on `no`, after what was written.
+                context.state.withLock { $0.phase = .delivered }
+                let request = Callbacks.makeRequest(connection, context: context, method: Callbacks.method(method), body: [])
+                ResponseWriter.sendDirectly(core.responder.finishServerAnswer(refusal.response, to: request), on: connection)
+                return MHDResult.no
             }
             if let length = Callbacks.header(connection, "Content-Length").flatMap(Int.init) {
                 if length > core.maxBodySize {
-                    context.state.withLock { $0.tooLarge = true; $0.phase = .delivered }
-                    ResponseWriter.queue(Callbacks.tooLarge(core), on: connection, context: context, core: core)
+                    context.state.withLock { $0.tooLarge = true }
+                    Callbacks.answer(Callbacks.tooLarge(core), on: connection, context: context, core: core, method: method)
                 } else if length > 0 {
                     // One allocation of the announced size instead of doubling
                     // growth, which would hold up to twice what arrived. Pages
@@ -132,14 +151,13 @@ enum Callbacks {
         }
         if phase == .delivered { return MHDResult.yes }
         if tooLarge || overBudget {
-            context.state.withLock { $0.phase = .delivered }
-            ResponseWriter.queue(tooLarge ? Callbacks.tooLarge(core) : Callbacks.busy, on: connection, context: context, core: core)
+            Callbacks.answer(tooLarge ? Callbacks.tooLarge(core) : Callbacks.busy, on: connection, context: context, core: core, method: method)
             return MHDResult.yes
         }
         let request = Callbacks.makeRequest(connection, context: context, method: Callbacks.method(method), body: body)
         let isHead = request.method == .head
         if core.stopping.load(ordering: .sequentiallyConsistent) {
-            return Callbacks.unavailable(on: connection, context: context, core: core)
+            return Callbacks.unavailable(request, on: connection, context: context, core: core)
         }
         // An answer at hand (a cached file, bytes encoded when they last
         // changed) is sent from this thread: no task, no suspension. Not under
@@ -159,7 +177,7 @@ enum Callbacks {
         // Checked again once shutdown can see the request: either it is
         // answered here, or shutdown finds it and answers it.
         if core.stopping.load(ordering: .sequentiallyConsistent) {
-            return Callbacks.unavailable(on: connection, context: context, core: core)
+            return Callbacks.unavailable(request, on: connection, context: context, core: core)
         }
 
         // Main-actor work (a page) is one main-actor task, which sends its
@@ -201,10 +219,22 @@ enum Callbacks {
     }
 
     /// Answers `503` to a request that arrives while the server stops.
-    private static func unavailable(on connection: OpaquePointer, context: RequestContext, core: ServerCore) -> MHD_Result {
+    private static func unavailable(_ request: Request, on connection: OpaquePointer, context: RequestContext, core: ServerCore) -> MHD_Result {
         context.state.withLock { $0.phase = .delivered }
-        ResponseWriter.queue(Response.text("Service Unavailable", status: .serviceUnavailable), on: connection, context: context, core: core)
+        let answer = core.responder.finishServerAnswer(Response.text("Service Unavailable", status: .serviceUnavailable), to: request)
+        ResponseWriter.queue(answer, on: connection, context: context, core: core)
         return MHDResult.yes
+    }
+
+    /// Sends `answer`, a response the server makes itself instead of asking
+    /// the responder, finished by the responder (its security headers, its
+    /// access log line); the request is then done, whatever body follows.
+    private static func answer(
+        _ answer: Response, on connection: OpaquePointer, context: RequestContext, core: ServerCore, method: UnsafePointer<CChar>?
+    ) {
+        context.state.withLock { $0.phase = .delivered }
+        let request = Callbacks.makeRequest(connection, context: context, method: Callbacks.method(method), body: [])
+        ResponseWriter.queue(core.responder.finishServerAnswer(answer, to: request), on: connection, context: context, core: core)
     }
 
     /// Whether handlers start inline on libmicrohttpd's thread (`Task.immediate`).

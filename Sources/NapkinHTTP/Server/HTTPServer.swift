@@ -72,7 +72,9 @@ public final class HTTPServer: Sendable {
             let core = ServerCore(
                 responder: responder, maxBodySize: configuration.maxRequestBodySize,
                 bodyBudget: configuration.maxBufferedBodyBytes, connectionLimit: limit,
-                perIPConnectionLimit: configuration.perIPConnectionLimit, log: log)
+                perIPConnectionLimit: configuration.perIPConnectionLimit,
+                connectionMemoryLimit: HTTPServer.memoryLimit(configuration),
+                headTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.connectionTimeout, log: log)
             let cls = Unmanaged.passRetained(core).toOpaque()
             var daemons: [OpaquePointer] = []
             var wakeDescriptors: [Int32] = []
@@ -86,7 +88,7 @@ public final class HTTPServer: Sendable {
                 Unmanaged<ServerCore>.fromOpaque(cls).release()
                 throw error
             }
-            state.loops = zip(daemons, wakeDescriptors).map { ServerLoop(daemon: $0, wakeDescriptor: $1) }
+            state.loops = zip(daemons, wakeDescriptors).map { ServerLoop(daemon: $0, wakeDescriptor: $1, heads: [core.firstHeads, core.nextHeads]) }
             state.port = Int(napkin_daemon_port(daemons[0]))
             state.core = core
             MemoryReturn.pinThreshold
@@ -109,7 +111,7 @@ public final class HTTPServer: Sendable {
             let daemon = napkin_start_daemon(
                 configuration.host, UInt16(clamping: configuration.port),
                 index == 0 ? -1 : Int32(napkin_daemon_listen_fd(daemons[0])),
-                UInt32(share), UInt32(timeout), max(4096, configuration.connectionMemoryLimit), 1024,
+                UInt32(share), UInt32(timeout), memoryLimit(configuration), 1024,
                 Callbacks.accept, cls, Callbacks.access, cls, Callbacks.completed, cls,
                 Callbacks.uriLog, cls, Callbacks.connection, cls)
             guard let daemon else {
@@ -120,6 +122,11 @@ public final class HTTPServer: Sendable {
             daemons.append(daemon)
         }
         return daemons
+    }
+
+    /// Bytes of each connection's libmicrohttpd memory pool.
+    private static func memoryLimit(_ configuration: ServerConfiguration) -> Int {
+        max(4096, configuration.connectionMemoryLimit)
     }
 
     /// Stops gracefully: stop accepting, end event streams, let in-flight requests finish

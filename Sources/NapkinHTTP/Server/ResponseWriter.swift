@@ -1,5 +1,6 @@
 @_spi(Napkin) import NapkinSupport
 import CMicroHTTPD
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,6 +50,25 @@ enum ResponseWriter {
         }
         MHD_queue_response(connection, UInt32(response.status.code), mhd)
         MHD_destroy_response(mhd)
+    }
+
+    /// Writes `response` (a small one with its body in bytes) to the
+    /// connection's socket, past libmicrohttpd, which must then close the
+    /// connection without sending anything of its own: for an answer whose
+    /// head does not fit in the connection's memory pool. Best effort: what
+    /// the socket does not take at once is dropped.
+    static func sendDirectly(_ response: Response, on connection: OpaquePointer) {
+        guard case .bytes(let body) = response.body else { return }
+        let fd = napkin_connection_fd(connection)
+        guard fd >= 0 else { return }
+        var head = "HTTP/1.1 \(response.status.code) \(response.status.reason)\r\n"
+        head += "Date: \(HTTPDate.format(Date().timeIntervalSince1970))\r\n"
+        for (name, value) in response.headers where !HTTPHeaders.same(name, "Content-Length") {
+            head += "\(name): \(value)\r\n"
+        }
+        head += "Content-Length: \(body.count)\r\n\r\n"
+        let bytes = Array(head.utf8) + body
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
     }
 
     /// Adds every field but `Content-Length`, which libmicrohttpd computes.

@@ -24,6 +24,16 @@ public struct ServerConfiguration: Sendable {
     /// libmicrohttpd's own default is *never*, which lets slow clients hold sockets forever.
     /// Suspended connections (handlers running, idle event streams) are not timed out.
     public var connectionTimeout: Duration
+    /// How long a connection may take to send a whole request head (request line
+    /// and header fields), however steadily its bytes come: the idle
+    /// ``connectionTimeout`` starts again on every byte, so without this a client
+    /// trickling its head a byte at a time keeps its connection forever. A
+    /// kept-alive connection gets ``connectionTimeout`` (if longer) for its next
+    /// head, however it trickles. New connections waiting for their first head,
+    /// and kept-alive ones waiting for their next, may each fill at most a
+    /// quarter of ``connectionLimit``: past that, the one waiting longest is
+    /// closed, so a flood of trickling clients cannot keep others out.
+    public var requestHeadTimeout: Duration
     /// Bytes of libmicrohttpd's per-connection memory pool. It holds the request line and
     /// headers and the response's header buffer, and it is zeroed on every request, so it is
     /// sized small: 8 KiB keeps an idle event stream near 10 KiB resident (the 32 KiB default
@@ -52,6 +62,7 @@ public struct ServerConfiguration: Sendable {
         connectionLimit: Int = 16_384,
         perIPConnectionLimit: Int = 256,
         connectionTimeout: Duration = .seconds(30),
+        requestHeadTimeout: Duration = .seconds(10),
         connectionMemoryLimit: Int = 8 * 1024,
         maxRequestBodySize: Int = 1 << 20,
         maxBufferedBodyBytes: Int = 64 << 20,
@@ -64,6 +75,7 @@ public struct ServerConfiguration: Sendable {
         self.connectionLimit = connectionLimit
         self.perIPConnectionLimit = perIPConnectionLimit
         self.connectionTimeout = connectionTimeout
+        self.requestHeadTimeout = requestHeadTimeout
         self.connectionMemoryLimit = connectionMemoryLimit
         self.maxRequestBodySize = maxRequestBodySize
         self.maxBufferedBodyBytes = maxBufferedBodyBytes

@@ -30,6 +30,16 @@ final class ServerCore: Sendable {
     /// Requests from their first line to libmicrohttpd's completed callback.
     private let liveRequests = Atomic<Int>(0)
 
+    /// New connections waiting for their first request head, against the
+    /// head deadline, at most a quarter of the connection limit.
+    let firstHeads: HeadDeadlines
+    /// Kept-alive connections waiting for their next request head, against
+    /// the idle timeout (however their bytes trickle), at most a quarter of
+    /// the connection limit.
+    let nextHeads: HeadDeadlines
+    /// What a request head must be for the server to read its body.
+    let headCheck: RequestHeadCheck
+
     /// Responses built once for answers sent again and again.
     let responses = ResponseCache()
 
@@ -48,9 +58,19 @@ final class ServerCore: Sendable {
 
     init(
         responder: any HTTPResponder, maxBodySize: Int, bodyBudget: Int = .max, connectionLimit: Int = .max,
-        perIPConnectionLimit: Int = 0, log: @escaping @Sendable (String) -> Void
+        perIPConnectionLimit: Int = 0, connectionMemoryLimit: Int = 8 * 1024, headTimeout: Duration = .seconds(10),
+        idleTimeout: Duration = .seconds(30),
+        log: @escaping @Sendable (String) -> Void
     ) {
+        // Each table may hold a quarter of the connections, so together
+        // they leave half the server to connections that are being served.
+        firstHeads = HeadDeadlines(deadline: headTimeout, cap: connectionLimit / 4)
+        // A kept-alive connection may idle as long as any (a proxy keeps
+        // its upstream connections open for a while), but no longer, even
+        // when it trickles its next head.
+        nextHeads = HeadDeadlines(deadline: max(headTimeout, idleTimeout), cap: connectionLimit / 4)
         peers = PeerConnections(limit: perIPConnectionLimit)
+        headCheck = RequestHeadCheck(memoryLimit: connectionMemoryLimit)
         self.responder = responder
         self.maxBodySize = maxBodySize
         self.bodyBudget = bodyBudget

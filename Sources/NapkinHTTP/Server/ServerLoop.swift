@@ -29,13 +29,17 @@ final class ServerLoop: Sendable, LoopWaking {
     private let wakePending = Atomic<Bool>(false)
     private let control = Locked(Control())
     let jobs = Locked(LoopJobs())
+    /// The server's connections waiting for a head; the loop enforces their deadline.
+    private let heads: [HeadDeadlines]
 
     /// Starts the loop's thread for `daemon` (an `MHD_Daemon` started for
     /// external epoll), woken through `wakeDescriptor` (from
-    /// ``makeWakeDescriptor()``), which the loop then owns.
-    init(daemon: OpaquePointer, wakeDescriptor: Int32) {
+    /// ``makeWakeDescriptor()``), which the loop then owns; it shuts down
+    /// connections past the head deadline of `heads`.
+    init(daemon: OpaquePointer, wakeDescriptor: Int32, heads: [HeadDeadlines] = []) {
         self.daemon = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(daemon)))
         self.wakeDescriptor = wakeDescriptor
+        self.heads = heads
         let thread = Thread { [self] in run() }
         thread.name = "napkin-http"
         thread.start()
@@ -103,8 +107,9 @@ final class ServerLoop: Sendable, LoopWaking {
             pollfd(fd: napkin_daemon_epoll_fd(daemon), events: Int16(POLLIN), revents: 0),
             pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0),
         ]
+        var nextHeadDeadline: Int32 = -1
         while true {
-            _ = poll(&descriptors, 2, napkin_daemon_wait_ms(daemon))
+            _ = poll(&descriptors, 2, ServerLoop.sooner(napkin_daemon_wait_ms(daemon), nextHeadDeadline))
             if descriptors[1].revents != 0 {
                 var count: UInt64 = 0
                 _ = read(wakeDescriptor, &count, 8)
@@ -112,10 +117,16 @@ final class ServerLoop: Sendable, LoopWaking {
             // Cleared before the run: a resume that lands during it wakes the next turn.
             wakePending.store(false, ordering: .sequentiallyConsistent)
             MHD_run(daemon)
+            nextHeadDeadline = heads.reduce(-1) { ServerLoop.sooner($0, $1.expire()) }
             runJobs()
             if handleRequests(daemon) { break }
         }
         closeJobs()
+    }
+
+    /// The shorter of two waits in milliseconds, where -1 is for ever.
+    private static func sooner(_ a: Int32, _ b: Int32) -> Int32 {
+        a < 0 || b < 0 ? max(a, b) : min(a, b)
     }
 
     /// Answers quiesce requests; `true` when the loop is to end.

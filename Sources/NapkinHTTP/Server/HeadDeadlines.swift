@@ -1,0 +1,117 @@
+import CMicroHTTPD
+@_spi(Napkin) import NapkinSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Connections waiting for a request head, each with the moment it started
+/// waiting, so that none waits past the server's head deadline however
+/// slowly its bytes come, and waiting ones cannot fill the server.
+///
+/// libmicrohttpd's idle timeout starts again on every byte, so a client
+/// sending its head a byte at a time would keep its connection forever. A
+/// connection waits for a head from its start, or (in a second table,
+/// uncapped) from the end of its last response when kept alive; it stops
+/// at the head's end (the access handler's first call) or when it closes.
+/// Past the deadline, and whenever more than ``cap`` wait, the
+/// longest-waiting are shut down (`shutdown(2)` on the socket, which
+/// libmicrohttpd then sees close).
+///
+/// Shutting down happens under the table's lock, and libmicrohttpd's
+/// closed notification takes the entry out under it before the socket is
+/// closed: a socket is never shut down after its number was reused.
+final class HeadDeadlines: Sendable {
+    private struct Table {
+        /// When each waiting connection (by address) started waiting.
+        var waiting: [UInt: ContinuousClock.Instant] = [:]
+        /// The same, oldest first; entries whose connection stopped waiting
+        /// (or started again later) are skipped as they come up.
+        var queue: [(connection: UInt, since: ContinuousClock.Instant)] = []
+        var head = 0
+    }
+
+    /// How long a connection may wait for a whole head.
+    let deadline: Duration
+    /// The most connections waiting for a head at once.
+    let cap: Int
+    private let table = Locked(Table())
+
+    init(deadline: Duration, cap: Int) {
+        self.deadline = deadline
+        self.cap = max(1, cap)
+    }
+
+    /// `connection` waits for a head from now; past the cap, the longest-waiting one is shut down.
+    func begin(_ connection: OpaquePointer?) {
+        guard let key = HeadDeadlines.key(connection) else { return }
+        let now = ContinuousClock.now
+        table.withLock { table in
+            table.waiting[key] = now
+            table.queue.append((key, now))
+            while table.waiting.count > cap, let oldest = HeadDeadlines.popOldest(&table) {
+                HeadDeadlines.shutDown(oldest)
+            }
+        }
+    }
+
+    /// `connection` has its head, or closed.
+    func end(_ connection: OpaquePointer?) {
+        guard let key = HeadDeadlines.key(connection) else { return }
+        _ = table.withLock { $0.waiting.removeValue(forKey: key) }
+    }
+
+    /// Shuts down every connection waiting past the deadline; returns the
+    /// milliseconds until the next one's deadline (-1: none waits).
+    func expire() -> Int32 {
+        let now = ContinuousClock.now
+        return table.withLock { table -> Int32 in
+            while table.head < table.queue.count {
+                let (key, since) = table.queue[table.head]
+                guard table.waiting[key] == since else {
+                    table.head += 1
+                    continue
+                }
+                let left = since + deadline - now
+                guard left <= .zero else {
+                    HeadDeadlines.compact(&table)
+                    let (seconds, attoseconds) = left.components
+                    return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+                }
+                table.head += 1
+                table.waiting[key] = nil
+                HeadDeadlines.shutDown(key)
+            }
+            HeadDeadlines.compact(&table)
+            return -1
+        }
+    }
+
+    private static func popOldest(_ table: inout Table) -> UInt? {
+        while table.head < table.queue.count {
+            let (key, since) = table.queue[table.head]
+            table.head += 1
+            if table.waiting[key] == since {
+                table.waiting[key] = nil
+                return key
+            }
+        }
+        return nil
+    }
+
+    /// Drops the skipped front of the queue once it is most of it.
+    private static func compact(_ table: inout Table) {
+        guard table.head > 1024, table.head * 2 > table.queue.count else { return }
+        table.queue.removeFirst(table.head)
+        table.head = 0
+    }
+
+    private static func shutDown(_ key: UInt) {
+        guard let connection = OpaquePointer(bitPattern: key) else { return }
+        let fd = napkin_connection_fd(connection)
+        if fd >= 0 { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    private static func key(_ connection: OpaquePointer?) -> UInt? {
+        connection.map { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer($0))) }
+    }
+}
