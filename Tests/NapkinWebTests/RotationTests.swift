@@ -181,4 +181,22 @@ struct TabCapTests {
         stream.close()
         await testApp.stop()
     }
+
+    @Test("a sign-in posted with a way back too long for a redirect is refused before it runs: the id stays",
+          arguments: TestApp.Mode.allCases)
+    func oversizedReturnIsRefusedFirst(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode)
+        let client = testApp.client()
+        let page = try await client.get("/")
+        let before = try #require(await client.sessionID)
+        let long = "/" + String(repeating: "a", count: 8_000)
+        let refused = try await client.submit(page, button: "Sign in", fields: ["_return": long])
+        #expect(refused.status == 400)
+        #expect(refused.text.contains("return path is too long"))
+        #expect(await client.sessionID == before)
+        // The same form with its own way back signs in (the client follows the 303).
+        #expect(try await client.submit(page, button: "Sign in").status == 200)
+        #expect(await client.sessionID != before)
+        await testApp.stop()
+    }
 }

@@ -34,6 +34,11 @@ extension NapkinApp {
         if let origin = request.headers["Origin"], !OriginCheck.accepts(origin, request: request, configuration: configuration) {
             throw HTTPError(.forbidden, "Cross-origin form posts are refused.")
         }
+        // The way back goes into a redirect's head, which has little room:
+        // refused before the action runs, not after it rotated the session.
+        if let back = field("_return"), back.utf8.count > ReturnPath.maxBytes {
+            throw HTTPError(.badRequest, "The form's return path is too long.")
+        }
         guard let (tab, fragment) = await fragment(field("_fragment"), tab: field("_tab"), return: field("_return"), in: session)
         else {
             throw HTTPError(.notFound, "Unknown fragment: it may have left the page. Reload the page.")
