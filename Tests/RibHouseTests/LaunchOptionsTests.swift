@@ -29,7 +29,7 @@ struct LaunchOptionsTests {
         let fromEnvironment = try LaunchOptions(arguments: [], environment: ["REDIS_URL": "redis://10.0.0.5"])
         #expect(fromEnvironment.redis?.port == 6379)
         #expect(try LaunchOptions(arguments: [], environment: [:]).redis == nil)
-        for bad in ["http://127.0.0.1", "redis://:pw@127.0.0.1", "rediss://127.0.0.1", "redis://127.0.0.1:99999"] {
+        for bad in ["http://127.0.0.1", "redis://pw@127.0.0.1", "rediss://127.0.0.1", "redis://127.0.0.1:99999"] {
             #expect(throws: LaunchOptions.Invalid.self) { try LaunchOptions(arguments: ["--redis", bad], environment: [:]) }
         }
     }
