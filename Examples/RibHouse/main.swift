@@ -28,7 +28,13 @@ configuration.trustedProxies = options.trustedProxies
 let redis = options.redis.map { RedisClient(configuration: $0) }
 let bus: any MessageBus = redis.map { RedisBus(client: $0) } ?? LocalBus()
 let leases: any LeaseStore = redis.map { RedisLeases(client: $0) } ?? LocalLeases()
-if let redis { configuration.sessionRecords = RedisSessionRecords(client: redis) }
+if let redis {
+    configuration.sessionRecords = RedisSessionRecords(client: redis, secret: options.redisKey)
+    if options.redisKey == nil && redis.configuration.password == nil {
+        FileHandle.standardError.write(Data(
+            "RibHouse: warning: Redis has no password and no --redis-key was given: whoever can write to Redis can forge sessions\n".utf8))
+    }
+}
 let ribHouse = RibHouseApp.make(
     configuration: configuration,
     publicDirectory: options.publicDirectory ?? LaunchOptions.defaultPublicDirectory(),

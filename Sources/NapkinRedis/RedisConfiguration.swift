@@ -7,6 +7,12 @@ public struct RedisConfiguration: Sendable, Equatable {
     /// The logical database (`SELECT`ed on every new connection). Pub/sub
     /// channels are server-wide in Redis, whatever the database.
     public var database: Int
+    /// The ACL user to authenticate as (`AUTH user password`); `nil` is
+    /// Redis's default user.
+    public var username: String?
+    /// The password sent with `AUTH` on every new connection, before
+    /// `SELECT`; `nil` sends no `AUTH`.
+    public var password: String?
     /// How many connections a ``RedisClient`` keeps (at least one).
     public var connections: Int
     /// How long a connection attempt may take before the server counts as
@@ -20,6 +26,8 @@ public struct RedisConfiguration: Sendable, Equatable {
         host: String = "127.0.0.1",
         port: Int = RedisConfiguration.defaultPort,
         database: Int = 0,
+        username: String? = nil,
+        password: String? = nil,
         connections: Int = 4,
         connectTimeout: Duration = .milliseconds(250),
         commandTimeout: Duration = .seconds(2)
@@ -27,6 +35,8 @@ public struct RedisConfiguration: Sendable, Equatable {
         self.host = host
         self.port = port
         self.database = database
+        self.username = username
+        self.password = password
         self.connections = connections
         self.connectTimeout = connectTimeout
         self.commandTimeout = commandTimeout
@@ -37,17 +47,24 @@ public struct RedisConfiguration: Sendable, Equatable {
 
     /// The configuration a URL names: `redis://host`, `redis://host:port` or
     /// `redis://host:port/db` (port 6379 and database 0 unless given; an
-    /// IPv6 host is written in brackets). Anything else, such as TLS
-    /// (`rediss://`), credentials, a query or a path that is not a database
-    /// number, throws ``RedisError/invalidURL(_:)`` saying why.
+    /// IPv6 host is written in brackets), with credentials before the host
+    /// if the server wants them: `redis://:password@host` (the default
+    /// user) or `redis://user:password@host` (an ACL user), `%`-escaped
+    /// where they hold `:`, `@` or `/`. Anything else, such as TLS
+    /// (`rediss://`), a query or a path that is not a database number,
+    /// throws ``RedisError/invalidURL(_:)`` saying why.
     public init(url: String) throws {
         let target = try RedisURLParser.parse(url)
-        self.init(host: target.host, port: target.port, database: target.database)
+        self.init(
+            host: target.host, port: target.port, database: target.database,
+            username: target.username, password: target.password)
     }
 
-    /// The configuration's address as a URL (`redis://host:port/db`).
+    /// The configuration's address as a URL (`redis://host:port/db`, with
+    /// `user@` for an ACL user): never the password, so it can be logged.
     public var url: String {
         let shownHost = host.contains(":") ? "[\(host)]" : host
-        return "redis://\(shownHost):\(port)/\(database)"
+        let user = username.map { "\($0)@" } ?? ""
+        return "redis://\(user)\(shownHost):\(port)/\(database)"
     }
 }

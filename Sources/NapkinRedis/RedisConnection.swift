@@ -16,7 +16,8 @@ final class RedisConnection {
     private let context: UnsafeMutablePointer<redisContext>
     private let address: String
 
-    /// Connects, sets the command timeout, and selects the database.
+    /// Connects, sets the command timeout, authenticates (when the
+    /// configuration has a password) and selects the database.
     init(_ configuration: RedisConfiguration) throws {
         address = "\(configuration.host):\(configuration.port)"
         guard let context = redisConnectWithTimeout(
@@ -33,6 +34,10 @@ final class RedisConnection {
         _ = fcntl(context.pointee.fd, F_SETFD, FD_CLOEXEC)
         guard redisSetTimeout(context, configuration.commandTimeout.asTimeval) == REDIS_OK else {
             throw Self.failure(of: context, address: address)
+        }
+        if let password = configuration.password {
+            let user = configuration.username.map { [Array($0.utf8)] } ?? []
+            _ = try command([Array("AUTH".utf8)] + user + [Array(password.utf8)])
         }
         if configuration.database != 0 {
             _ = try command([Array("SELECT".utf8), Array(String(configuration.database).utf8)])

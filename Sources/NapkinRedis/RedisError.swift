@@ -14,6 +14,9 @@ public enum RedisError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A stored value cannot be read back (not napkin's format, or written
     /// by something else); the text names the key.
     case corruptValue(String)
+    /// A value too large for napkin to store and read back; the text names
+    /// the key.
+    case tooLarge(String)
     /// The client or bus was shut down.
     case shutDown
 
@@ -25,6 +28,7 @@ public enum RedisError: Error, Sendable, Equatable, CustomStringConvertible {
         case .server(let message): "Redis error: \(message)"
         case .unexpectedReply(let what): "unexpected Redis reply: \(what)"
         case .corruptValue(let key): "unreadable value at Redis key \(key)"
+        case .tooLarge(let key): "value too large for Redis key \(key)"
         case .shutDown: "the Redis client was shut down"
         }
     }

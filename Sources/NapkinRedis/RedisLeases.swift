@@ -57,4 +57,9 @@ public struct RedisLeases: LeaseStore {
     public func release(_ name: String, holder: String) async throws {
         _ = try await client.command(["EVAL", Self.releaseScript, "1", Self.key(for: name), holder])
     }
+
+    /// Who holds the lease (`GET`); `nil` when nobody does.
+    public func holder(of name: String) async throws -> String? {
+        try await client.command(["GET", Self.key(for: name)]).string
+    }
 }

@@ -1,46 +1,72 @@
-import Foundation
+@_spi(Napkin) import NapkinSupport
 import NapkinWeb
 
-/// Session records in Redis, shared by every process of the app: the record
-/// of session `id` is JSON at key `napkin:session:<id>`, with Redis's own
-/// expiry as its time to live.
+/// Session records in Redis, shared by every process of the app.
 ///
-/// A value that is not a record of that session (not napkin's JSON, or a
-/// different id) is never taken for a missing one: ``load(id:)`` throws
-/// ``RedisError/corruptValue(_:)``, so napkin answers 503 rather than
-/// silently starting the user over. Such a value stays until it expires,
-/// is saved over, or is deleted.
+/// Whoever can read Redis must not find cookies there, and whoever can
+/// write it must not sign anyone in. So the record of session `id` lives at
+/// `napkin:session:<HMAC-SHA256(secret, id)>` (a keyed hash: the id cannot
+/// be read back from it), holds no id, and is sealed with an HMAC of the id
+/// and its content; Redis's own expiry is its time to live. Every process
+/// of the app must use the same secret.
+///
+/// A value that does not open — not sealed with this secret for this id,
+/// larger than 64 KiB, or a record with a malformed CSRF token or too many
+/// or too large values — is treated as no record (the visitor starts a new
+/// session) and logged once per process; it stays until it expires, is
+/// saved over, or is deleted.
 public struct RedisSessionRecords: SessionRecordStore {
     private let client: RedisClient
+    private let secret: [UInt8]
 
-    /// Records kept through `client`.
-    public init(client: RedisClient) {
+    /// Records kept through `client`, keyed and sealed with `secret`. Without
+    /// one, the secret is derived from the client's Redis credentials (the
+    /// same for every process given the same URL): ids still never appear
+    /// in Redis, but anyone who knows the password (or any writer, when
+    /// Redis has none) could forge records. Give a secret of your own, at
+    /// least 16 random bytes, to every process of a deployment.
+    public init(client: RedisClient, secret: [UInt8]? = nil) {
         self.client = client
+        self.secret = secret ?? Self.derivedSecret(from: client.configuration)
+    }
+
+    /// The secret used when none is given: a hash of the configuration's
+    /// user name and password.
+    public static func derivedSecret(from configuration: RedisConfiguration) -> [UInt8] {
+        SHA256.hash(Array("napkin session records\0\(configuration.username ?? "")\0\(configuration.password ?? "")".utf8))
     }
 
     /// The Redis key of session `id`'s record.
-    public static func key(for id: String) -> String {
-        "napkin:session:\(id)"
+    public func key(for id: String) -> String {
+        "napkin:session:" + HMAC.sha256(key: secret, message: Array("napkin session key\0\(id)".utf8)).hexDigits
     }
 
-    /// The record of session `id` (`GET`), or `nil` when there is none.
+    /// The record of session `id`, or `nil` when there is none or its value
+    /// is refused. At most 64 KiB are read (`GETRANGE`), whatever the key holds.
     public func load(id: String) async throws -> SessionRecord? {
-        let key = Self.key(for: id)
-        let reply = try await client.command(["GET", key])
-        if reply.isNull { return nil }
-        guard case .bulk(let bytes) = reply else { throw RedisError.unexpectedReply("GET \(key) did not answer a string") }
-        guard let record = try? JSONDecoder().decode(SessionRecord.self, from: Data(bytes)), record.id == id else {
-            throw RedisError.corruptValue(key)
+        let key = key(for: id)
+        let reply = try await client.command(["GETRANGE", key, "0", String(SealedSessionRecord.maxBytes)])
+        guard case .bulk(let stored) = reply else { throw RedisError.unexpectedReply("GETRANGE \(key) did not answer a string") }
+        // A missing key reads as the empty string.
+        if stored.isEmpty { return nil }
+        switch SealedSessionRecord.open(stored, id: id, secret: secret) {
+        case .success(let record):
+            return record
+        case .failure(let refusal):
+            RefusedInput.report("session record", refusal.why)
+            return nil
         }
-        return record
     }
 
     /// Writes `record` (`SET … PX`), expiring after `ttl` (at least 1 ms).
+    /// Throws ``RedisError/tooLarge(_:)`` for a record larger than napkin
+    /// would read back.
     public func save(_ record: SessionRecord, ttl: Duration) async throws {
-        let json = try JSONEncoder().encode(record)
-        let key = Self.key(for: record.id)
+        let key = key(for: record.id)
+        let sealed = try SealedSessionRecord.seal(record, secret: secret)
+        guard sealed.count <= SealedSessionRecord.maxBytes else { throw RedisError.tooLarge(key) }
         _ = try await client.command([
-            Array("SET".utf8), Array(key.utf8), Array(json),
+            Array("SET".utf8), Array(key.utf8), sealed,
             Array("PX".utf8), Array(String(ttl.wholeMilliseconds(atLeast: 1)).utf8),
         ])
     }
@@ -48,11 +74,11 @@ public struct RedisSessionRecords: SessionRecordStore {
     /// Extends the record's expiry to `ttl` from now (`PEXPIRE`); nothing
     /// happens when there is no record.
     public func touch(id: String, ttl: Duration) async throws {
-        _ = try await client.command(["PEXPIRE", Self.key(for: id), String(ttl.wholeMilliseconds(atLeast: 1))])
+        _ = try await client.command(["PEXPIRE", key(for: id), String(ttl.wholeMilliseconds(atLeast: 1))])
     }
 
     /// Deletes the record (`DEL`).
     public func delete(id: String) async throws {
-        _ = try await client.command(["DEL", Self.key(for: id)])
+        _ = try await client.command(["DEL", key(for: id)])
     }
 }

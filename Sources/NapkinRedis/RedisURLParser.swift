@@ -1,9 +1,11 @@
-/// Reads `redis://host[:port][/db]`; see ``RedisConfiguration/init(url:)``.
+/// Reads `redis://[[user]:password@]host[:port][/db]`; see ``RedisConfiguration/init(url:)``.
 enum RedisURLParser {
     struct Target: Equatable {
         var host: String
         var port: Int
         var database: Int
+        var username: String? = nil
+        var password: String? = nil
     }
 
     static func parse(_ text: String) throws -> Target {
@@ -13,8 +15,12 @@ enum RedisURLParser {
             throw RedisError.invalidURL("it must start with redis://")
         }
         var rest = Substring(text.dropFirst(scheme.count))
-        if rest.contains("@") { throw RedisError.invalidURL("credentials are not supported") }
         if rest.contains("?") || rest.contains("#") { throw RedisError.invalidURL("a query or fragment is not supported") }
+        var credentials: (username: String?, password: String)?
+        if let at = rest.lastIndex(of: "@") {
+            credentials = try userinfo(rest[..<at])
+            rest = rest[rest.index(after: at)...]
+        }
 
         var databaseText: Substring?
         if let slash = rest.firstIndex(of: "/") {
@@ -63,7 +69,42 @@ enum RedisURLParser {
             }
             database = number
         }
-        return Target(host: String(host), port: port, database: database)
+        return Target(
+            host: String(host), port: port, database: database,
+            username: credentials?.username, password: credentials?.password)
+    }
+
+    /// `user:password` (an ACL user) or `:password` (the default user),
+    /// each part percent-decoded; the password may not be empty.
+    private static func userinfo(_ text: Substring) throws -> (username: String?, password: String) {
+        guard let colon = text.firstIndex(of: ":") else {
+            throw RedisError.invalidURL("credentials must be user:password or :password")
+        }
+        let username = try percentDecoded(text[..<colon])
+        let password = try percentDecoded(text[text.index(after: colon)...])
+        guard !password.isEmpty else { throw RedisError.invalidURL("the password is empty") }
+        return (username.isEmpty ? nil : username, password)
+    }
+
+    /// `%XX` escapes replaced by their bytes, which must make UTF-8 text.
+    private static func percentDecoded(_ text: Substring) throws -> String {
+        var bytes: [UInt8] = []
+        var input = Array(text.utf8)[...]
+        while let byte = input.popFirst() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard input.count >= 2, let value = UInt8(String(decoding: input.prefix(2), as: UTF8.self), radix: 16) else {
+                throw RedisError.invalidURL("the credentials hold a % that is not followed by two hex digits")
+            }
+            bytes.append(value)
+            input = input.dropFirst(2)
+        }
+        guard let decoded = String(validating: bytes, as: UTF8.self) else {
+            throw RedisError.invalidURL("the credentials are not UTF-8 text once decoded")
+        }
+        return decoded
     }
 
     /// Plain ASCII digits (no sign, no spaces), at most 7 of them.

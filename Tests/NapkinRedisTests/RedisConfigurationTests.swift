@@ -37,7 +37,10 @@ struct RedisConfigurationTests {
             ("", "redis://"),
             ("http://localhost:6379", "redis://"),
             ("rediss://localhost:6379", "TLS"),
-            ("redis://user:secret@localhost:6379", "credentials"),
+            ("redis://secret@localhost:6379", "credentials"),
+            ("redis://user:@localhost:6379", "password"),
+            ("redis://:pa%zzss@localhost:6379", "%"),
+            ("redis://:pa%ffss@localhost:6379", "UTF-8"),
             ("redis://localhost:6379/0?timeout=1", "query"),
             ("redis://", "host"),
             ("redis://:6379", "host"),
@@ -61,6 +64,19 @@ struct RedisConfigurationTests {
             guard case .invalidURL(let why) = error as? RedisError else { return false }
             return why.contains(reason) && "\(error)".hasPrefix("invalid Redis URL: ")
         }
+    }
+
+    @Test("credentials: :password for the default user, user:password for an ACL user, percent-decoded; never shown")
+    func credentials() throws {
+        let plain = try RedisConfiguration(url: "redis://:s3cret@cache.internal:6380/2")
+        #expect(plain.username == nil && plain.password == "s3cret")
+        #expect(plain.host == "cache.internal" && plain.port == 6380 && plain.database == 2)
+        let acl = try RedisConfiguration(url: "redis://napkin%40app:p%3Aw%2Fd%40%25x@[::1]")
+        #expect(acl.username == "napkin@app" && acl.password == "p:w/d@%x")
+        #expect(acl.host == "::1" && acl.port == 6379)
+        #expect(acl.url == "redis://napkin@app@[::1]:6379/0")
+        #expect(!plain.url.contains("s3cret"))
+        #expect(try RedisConfiguration(url: "redis://localhost").password == nil)
     }
 
     @Test("durations become whole milliseconds, rounded up")

@@ -8,7 +8,7 @@ struct RedisUnreachableTests {
     func downAndBack() async throws {
         try await withRedisClient { server, client async throws in
             let records = RedisSessionRecords(client: client)
-            try await records.save(SessionRecord(id: "s1", csrfToken: "t"), ttl: .seconds(60))
+            try await records.save(SessionRecord(id: "s1", csrfToken: "fedcba9876543210fedcba9876543210"), ttl: .seconds(60))
             // Every pooled connection is open when Redis stops.
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<40 { group.addTask { _ = try await client.command(["PING"]) } }

@@ -22,6 +22,17 @@ struct LaunchOptionsTests {
         #expect(throws: LaunchOptions.Invalid.self) { try LaunchOptions(arguments: ["--public-origin", origin], environment: [:]) }
     }
 
+    @Test("--redis-key and REDIS_KEY take a secret of 16 bytes or more; --redis takes credentials")
+    func redisKeyOption() throws {
+        #expect(try LaunchOptions(arguments: [], environment: [:]).redisKey == nil)
+        let key = "0123456789abcdef"
+        #expect(try LaunchOptions(arguments: ["--redis-key", key], environment: [:]).redisKey == Array(key.utf8))
+        #expect(try LaunchOptions(arguments: [], environment: ["REDIS_KEY": key]).redisKey == Array(key.utf8))
+        #expect(throws: LaunchOptions.Invalid.self) { try LaunchOptions(arguments: ["--redis-key", "short"], environment: [:]) }
+        let options = try LaunchOptions(arguments: ["--redis", "redis://napkin:p%40ss@127.0.0.1:6390"], environment: [:])
+        #expect(options.redis?.username == "napkin" && options.redis?.password == "p@ss")
+    }
+
     @Test("--redis and REDIS_URL take a redis:// URL; anything else is refused with the reason")
     func redisOption() throws {
         let options = try LaunchOptions(arguments: ["--redis", "redis://127.0.0.1:6390/2"], environment: [:])
@@ -29,7 +40,7 @@ struct LaunchOptionsTests {
         let fromEnvironment = try LaunchOptions(arguments: [], environment: ["REDIS_URL": "redis://10.0.0.5"])
         #expect(fromEnvironment.redis?.port == 6379)
         #expect(try LaunchOptions(arguments: [], environment: [:]).redis == nil)
-        for bad in ["http://127.0.0.1", "redis://:pw@127.0.0.1", "rediss://127.0.0.1", "redis://127.0.0.1:99999"] {
+        for bad in ["http://127.0.0.1", "redis://pw@127.0.0.1", "rediss://127.0.0.1", "redis://127.0.0.1:99999"] {
             #expect(throws: LaunchOptions.Invalid.self) { try LaunchOptions(arguments: ["--redis", bad], environment: [:]) }
         }
     }

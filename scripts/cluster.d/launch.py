@@ -19,6 +19,7 @@ import argparse
 import os
 import pathlib
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -192,38 +193,43 @@ class Process:
 
 class Redis(Process):
     """redis-server on 127.0.0.1, keeping nothing on disk (`--save ''`,
-    `--appendonly no`): a restart starts empty."""
+    `--appendonly no`): a restart starts empty. It wants a password
+    (`requirepass`, a fresh random one unless given): whoever reaches its
+    port without it can read and write nothing."""
 
-    def __init__(self, workdir, port=None, executable="redis-server"):
+    def __init__(self, workdir, port=None, executable="redis-server", password=None):
         self.dir = pathlib.Path(workdir) / "redis"
         super().__init__("redis", self.dir / "redis.log")
         self.port = port or free_port()
         self.executable = executable
+        self.password = password or secrets.token_hex(16)
 
     @property
     def url(self):
-        return f"redis://127.0.0.1:{self.port}"
+        return f"redis://:{urllib.parse.quote(self.password, safe='')}@127.0.0.1:{self.port}"
 
     def start(self, timeout=20):
         self.dir.mkdir(parents=True, exist_ok=True)
         if not port_is_free(self.port):
             raise LaunchError(f"redis: port {self.port} is taken")
         self.spawn([self.executable, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
-                    "no", "--dir", str(self.dir), "--daemonize", "no", "--protected-mode", "yes"])
+                    "no", "--dir", str(self.dir), "--daemonize", "no", "--protected-mode", "yes",
+                    "--requirepass", self.password])
         if not wait_until(lambda: not self.alive() or self.ping(), timeout) or not self.alive():
             raise LaunchError(f"redis on port {self.port} did not answer PING within {timeout}s "
                               f"({self.describe_exit()}):\n{tail(self.stdout_path)}")
         return self
 
-    def command(self, *args, timeout=2):
-        """One command in RESP; the reply, decoded simply (str, int, list, None)."""
+    def command(self, *args, timeout=2, password=True):
+        """One command in RESP, after AUTH (unless `password` is False); the
+        reply, decoded simply (str, int, list, None)."""
         with socket.create_connection(("127.0.0.1", self.port), timeout=timeout) as s:
-            out = f"*{len(args)}\r\n".encode()
-            for arg in args:
-                data = arg if isinstance(arg, bytes) else str(arg).encode()
-                out += b"$%d\r\n%s\r\n" % (len(data), data)
-            s.sendall(out)
-            return _read_resp(s.makefile("rb"))
+            replies = s.makefile("rb")
+            if password:
+                s.sendall(_resp(["AUTH", self.password]))
+                _read_resp(replies)
+            s.sendall(_resp(args))
+            return _read_resp(replies)
 
     def ping(self):
         try:
@@ -234,6 +240,14 @@ class Redis(Process):
 
 class RedisError(Exception):
     pass
+
+
+def _resp(args):
+    out = f"*{len(args)}\r\n".encode()
+    for arg in args:
+        data = arg if isinstance(arg, bytes) else str(arg).encode()
+        out += b"$%d\r\n%s\r\n" % (len(data), data)
+    return out
 
 
 def _read_resp(f):
@@ -264,11 +278,12 @@ class RibHouse(Process):
     `Rib House on http://…` line."""
 
     def __init__(self, binary, workdir, index, port, redis_url=None, public_origin=None, trusted_proxy=None,
-                 extra_args=(), env=None):
+                 extra_args=(), env=None, redis_key=None):
         self.dir = pathlib.Path(workdir) / f"ribhouse-{index}"
         super().__init__(f"ribhouse-{index}", self.dir / "stdout.txt", self.dir / "ribhouse.log")
         self.binary, self.index, self.port = str(binary), index, port
         self.redis_url, self.public_origin, self.trusted_proxy = redis_url, public_origin, trusted_proxy
+        self.redis_key = redis_key
         self.extra_args, self.env = list(extra_args), env
         self.url = None
         self.starts = 0
@@ -284,7 +299,10 @@ class RibHouse(Process):
     def argv(self):
         argv = [self.binary, "--host", "127.0.0.1", "--port", str(self.port), "--public", str(ROOT / "Public")]
         if self.redis_url:
-            argv += ["--redis", self.redis_url]
+            # On the command line for all to see in `ps`, as this is one
+            # machine's test cluster; a deployment sets REDIS_URL and
+            # REDIS_KEY in the environment instead.
+            argv += ["--redis", self.redis_url, "--redis-key", self.redis_key]
         if self.public_origin:
             argv += ["--public-origin", self.public_origin]
         if self.trusted_proxy:
@@ -417,12 +435,16 @@ class Cluster:
         shown = "127.0.0.1" if host in ("0.0.0.0", "::", "[::]") else host
         self.public_origin = public_origin or f"http://{shown}:{self.port}"
         self.redis = Redis(self.workdir, redis_port) if redis else None
+        # Every process keys and seals the session records with this one
+        # secret (a fresh one per cluster: stopping it signs everyone out anyway).
+        self.redis_key = secrets.token_hex(16)
         ports = backend_ports or [free_port() for _ in range(count)]
         if len(ports) != count:
             raise LaunchError(f"{count} processes need {count} ports, not {len(ports)}")
         self.backends = [
             RibHouse(binary, self.workdir, i + 1, p, redis_url=self.redis.url if self.redis else None,
-                     public_origin=self.public_origin, trusted_proxy="127.0.0.1", extra_args=extra_args, env=env)
+                     public_origin=self.public_origin, trusted_proxy="127.0.0.1", extra_args=extra_args, env=env,
+                     redis_key=self.redis_key)
             for i, p in enumerate(ports)]
         self.nginx = Nginx(self.workdir, self.port, [b.address for b in self.backends], host=host)
 
@@ -466,7 +488,8 @@ class Cluster:
     def describe(self):
         lines = []
         if self.redis:
-            lines.append(f"redis       {self.redis.url}  pid {self.redis.pid}  log {self.redis.stdout_path}")
+            lines.append(f"redis       redis://127.0.0.1:{self.redis.port} (password {self.redis.password})  "
+                         f"pid {self.redis.pid}  log {self.redis.stdout_path}")
         for b in self.backends:
             lines.append(f"{b.name:<10}  {b.url or 'http://' + b.address}  pid {b.pid}  log {b.log_path}")
         lines.append(f"nginx       {self.nginx.url}  pid {self.nginx.pid}  config {self.nginx.config_path}")

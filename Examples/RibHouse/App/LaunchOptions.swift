@@ -6,8 +6,12 @@ import NapkinRedis
 /// `--new-session-timeout` in seconds (how long a session that served one
 /// page and never came back is kept), `--no-access-log`, and behind a proxy
 /// `--public-origin URL` (also `PUBLIC_ORIGIN`) and `--trusted-proxy ADDRESS`
-/// (repeatable); `--redis URL` (also `REDIS_URL`) keeps sessions, the
-/// announcement bus and the pit in Redis, shared by every process using it.
+/// (repeatable); `--redis URL` (also `REDIS_URL`, with credentials as
+/// `redis://:password@host` or `redis://user:password@host`) keeps sessions,
+/// the announcement bus and the pit in Redis, shared by every process using
+/// it; `--redis-key SECRET` (also `REDIS_KEY`, 16 bytes or more) keys and
+/// seals the session records there, the same for every process (derived
+/// from the Redis password when not given).
 struct LaunchOptions: Equatable {
     var host = "127.0.0.1"
     var port = 8080
@@ -19,6 +23,9 @@ struct LaunchOptions: Equatable {
     /// Where sessions, the bus and the pit's lease live (`redis://host:port/db`);
     /// this process alone when `nil`.
     var redis: RedisConfiguration?
+    /// The secret session records in Redis are keyed and sealed with;
+    /// derived from the Redis credentials when `nil`.
+    var redisKey: [UInt8]?
     /// The origin browsers use, when a proxy does not pass `Host` on.
     var publicOrigin: String?
     /// Proxies whose `X-Forwarded-Host`/`-Proto` are believed.
@@ -27,7 +34,7 @@ struct LaunchOptions: Equatable {
     var showHelp = false
 
     static let usage = "usage: RibHouse [--host H] [--port P] [--public DIR] [--pit-interval MS] [--new-session-timeout SECONDS] [--no-access-log] "
-        + "[--public-origin URL] [--trusted-proxy ADDRESS]… [--redis redis://HOST:PORT/DB]"
+        + "[--public-origin URL] [--trusted-proxy ADDRESS]… [--redis redis://[USER:PASSWORD@]HOST:PORT/DB] [--redis-key SECRET]"
 
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -43,6 +50,9 @@ struct LaunchOptions: Equatable {
         }
         if let url = environment["REDIS_URL"], !url.isEmpty {
             redis = try Self.redis(url)
+        }
+        if let key = environment["REDIS_KEY"], !key.isEmpty {
+            redisKey = try Self.redisKey(key)
         }
         var remaining = arguments[...]
         while let flag = remaining.popFirst() {
@@ -61,6 +71,7 @@ struct LaunchOptions: Equatable {
             case "--public": publicDirectory = value
             case "--public-origin": publicOrigin = try Self.origin(value)
             case "--redis": redis = try Self.redis(value)
+            case "--redis-key": redisKey = try Self.redisKey(value)
             case "--trusted-proxy": trustedProxies.insert(value)
             case "--new-session-timeout":
                 guard let seconds = Int(value), seconds > 0 else { throw Invalid(description: "--new-session-timeout takes seconds") }
@@ -79,6 +90,11 @@ struct LaunchOptions: Equatable {
         } catch {
             throw Invalid(description: "--redis: \(error)")
         }
+    }
+
+    private static func redisKey(_ text: String) throws -> [UInt8] {
+        guard text.utf8.count >= 16 else { throw Invalid(description: "--redis-key takes a secret of 16 bytes or more") }
+        return Array(text.utf8)
     }
 
     /// `http(s)://host[:port]`, nothing more.

@@ -25,6 +25,12 @@ struct RibHouseAPI: Sendable {
         let text: String
     }
 
+    /// A posted announcement's body, before its rules are checked (so a
+    /// broken one is answered with the rule, not a JSON error).
+    struct Posted: Decodable {
+        let text: String
+    }
+
     @MainActor
     init(component: AppComponent, configuration: NapkinConfiguration) {
         clientAddress = { configuration.clientAddress(of: $0) }
@@ -53,7 +59,7 @@ struct RibHouseAPI: Sendable {
             guard request.mediaType == "application/json" else {
                 throw HTTPError(.unsupportedMediaType, Self.jsonOnly)
             }
-            let body = try request.decode(Announcement.self)
+            let body = try request.decode(Posted.self)
             let announcement: Announcement
             do throws(Announcement.Invalid) {
                 announcement = try Announcement(validating: body.text)

@@ -16,6 +16,22 @@ struct Announcement: Sendable, Equatable, Codable {
         let description: String
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case text
+    }
+
+    /// Read back (from another process, over the bus) under the rules a
+    /// posted one meets: anyone who reaches the bus could have sent it.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let text = try container.decode(String.self, forKey: .text)
+        do {
+            try self.init(validating: text)
+        } catch {
+            throw DecodingError.dataCorruptedError(forKey: .text, in: container, debugDescription: error.description)
+        }
+    }
+
     /// An announcement of `text`, trimmed: 1–140 characters, something
     /// visible among them, within ``textLimit``.
     init(validating text: String) throws(Invalid) {

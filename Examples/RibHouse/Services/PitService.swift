@@ -33,11 +33,14 @@ actor PitService {
         let opening = PitSimulator.opening()
         let json = Locked(Self.encode(opening))
         self.json = json
-        shared = SharedState(channel: "pit", bus: bus, initial: opening) { state in
+        let ticking = LeasedWork(name: "pit", leases: leases)
+        self.ticking = ticking
+        // Only the loop's process moves the pit: a pit from anyone else on
+        // the bus is dropped.
+        shared = SharedState(channel: "pit", bus: bus, initial: opening, lease: ticking) { state in
             let encoded = Self.encode(state)
             json.withLock { $0 = encoded }
         }
-        ticking = LeasedWork(name: "pit", leases: leases)
     }
 
     private var pit: StateBroadcaster<PitState> { shared.broadcaster }

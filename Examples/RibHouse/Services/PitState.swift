@@ -1,4 +1,5 @@
 import Foundation
+import NapkinWeb
 
 /// One smoker on the pit: how hot it runs and what is on its grate.
 struct Smoker: Sendable, Equatable, Codable {
@@ -36,7 +37,17 @@ struct Smoker: Sendable, Equatable, Codable {
         item = try container.decode(String.self, forKey: .item)
         let ready = try container.decode(String.self, forKey: .status) == "ready"
         status = ready ? .ready : .cooking(minutesLeft: try container.decode(Int.self, forKey: .minutesLeft))
+        // Another process's pit, from the bus: within what a pit can be.
+        guard Self.label.check(name) == nil, Self.label.check(item) == nil else {
+            throw DecodingError.dataCorruptedError(forKey: .name, in: container, debugDescription: "a name or item out of bounds")
+        }
+        guard (0...1_000).contains(temperature), (0...10_000).contains(minutesLeft) else {
+            throw DecodingError.dataCorruptedError(forKey: .temperature, in: container, debugDescription: "out of range")
+        }
     }
+
+    /// The bounds of a smoker's name and of what is on its grate.
+    static let label = TextLimit(maxCharacters: 40)
 
     init(name: String, temperature: Int, item: String, status: Status) {
         self.name = name
@@ -81,7 +92,13 @@ struct PitState: Sendable, Equatable, Codable {
         round = try container.decode(Int.self, forKey: .round)
         let time = try container.decode(String.self, forKey: .updatedAt)
         updatedAt = try Date(time, strategy: .iso8601)
+        guard (1...Self.maxSmokers).contains(smokers.count), round >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .smokers, in: container, debugDescription: "not a pit")
+        }
     }
+
+    /// The most smokers a pit read back may have.
+    static let maxSmokers = 16
 
     init(smokers: [Smoker], round: Int, updatedAt: Date) {
         self.smokers = smokers

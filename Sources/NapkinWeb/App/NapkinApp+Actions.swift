@@ -28,7 +28,9 @@ extension NapkinApp {
         let idBefore = session.id
         guard request.cookie(SessionCookie.name) == idBefore else { throw Self.sessionEnded }
         let token = request.headers[Self.csrfHeader] ?? field("_csrf") ?? ""
-        guard SecureToken.constantTimeEquals(token, session.csrfToken) else {
+        // A token napkin makes, never an empty one: a session whose own
+        // token is malformed accepts no form.
+        guard SecureToken.isWellFormed(token), SecureToken.constantTimeEquals(token, session.csrfToken) else {
             throw HTTPError(.forbidden, "Invalid or missing CSRF token.")
         }
         if let origin = request.headers["Origin"], !OriginCheck.accepts(origin, request: request, configuration: configuration) {

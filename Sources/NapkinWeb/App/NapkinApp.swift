@@ -233,7 +233,9 @@ public final class NapkinApp {
             throw Self.sessionsUnavailable
         }
         // The id may have been rotated away from while the record loaded.
-        guard let record, record.id == id, !store.isRetired(id) else { return nil }
+        // A record that is not well-formed is no record (whatever store
+        // handed it over).
+        guard let record, record.id == id, record.defect == nil, !store.isRetired(id) else { return nil }
         if let held = store.session(id: id) { return held }
         let session = makeSession(record)
         session.returned = true

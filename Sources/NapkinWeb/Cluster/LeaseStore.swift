@@ -11,4 +11,6 @@ public protocol LeaseStore: Sendable {
     func renew(_ name: String, holder: String, ttl: Duration) async throws -> Bool
     /// Gives lease `name` up, if `holder` holds it.
     func release(_ name: String, holder: String) async throws
+    /// Who holds lease `name` now; `nil` when nobody does.
+    func holder(of name: String) async throws -> String?
 }

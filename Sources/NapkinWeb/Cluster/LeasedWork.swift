@@ -17,7 +17,8 @@ public final class LeasedWork: Sendable {
     private let name: String
     private let leases: any LeaseStore
     private let ttl: Duration
-    private let holder = SecureToken.make()
+    /// This process's name for itself as the lease's holder.
+    let holder = SecureToken.make()
     private let loop = Locked<Task<Void, Never>?>(nil)
     private let holding = Locked(false)
 
@@ -26,6 +27,12 @@ public final class LeasedWork: Sendable {
         self.name = name
         self.leases = leases
         self.ttl = ttl
+    }
+
+    /// Who holds the lease now, as the lease store says; `nil` when nobody
+    /// does or the store cannot be reached.
+    func currentHolder() async -> String? {
+        (try? await leases.holder(of: name)) ?? nil
     }
 
     /// Whether this process holds the lease now.

@@ -38,4 +38,13 @@ public final class LocalLeases: LeaseStore {
             if holders[name]?.holder == holder { holders[name] = nil }
         }
     }
+
+    /// Who holds the lease, unless it has expired. Never throws.
+    public func holder(of name: String) async throws -> String? {
+        let now = clock.now
+        return holders.withLock { holders in
+            guard let current = holders[name], current.expires > now else { return nil }
+            return current.holder
+        }
+    }
 }

@@ -42,9 +42,10 @@ public final class SharedEvents<Value: Codable & Sendable>: Sendable {
     public func start() async {
         guard feeder.withLock({ $0 == nil }) else { return }
         let deliveries = await bus.subscribe(to: "events." + channel)
-        let task = Task { [broadcaster, origin] in
+        let task = Task { [broadcaster, origin, channel] in
             for await delivery in deliveries {
-                guard case .message(let payload) = delivery, let envelope = BusEnvelope<Value>.decode(payload),
+                guard case .message(let payload) = delivery,
+                    let envelope = BusEnvelope<Value>.decode(payload, channel: "events." + channel),
                     envelope.origin != origin
                 else { continue }
                 await broadcaster.send(envelope.value)

@@ -21,25 +21,35 @@ public final class SharedState<Value: Codable & Sendable>: Sendable {
     private let applied = Locked<Double>(0)
 
     private let origin: String
+    private let lease: LeasedWork?
     private let didChange: (@Sendable (Value) -> Void)?
 
     /// A state starting at `initial` until the bus has a later one.
     /// `didChange` sees each new state, from this process or another, before
     /// the subscribers do (to keep a derived form, such as its JSON, current).
+    ///
+    /// A state that only the holder of a lease sends (a ticking simulator's)
+    /// names that ``LeasedWork`` as `lease`: then a state from the bus is
+    /// taken only when it was sent by whoever holds the lease now (the
+    /// latest kept value, when a process starts, also while nobody does),
+    /// so a message published by anyone else is dropped.
     public convenience init(
-        channel: String, bus: any MessageBus, initial: Value, didChange: (@Sendable (Value) -> Void)? = nil
+        channel: String, bus: any MessageBus, initial: Value, lease: LeasedWork? = nil,
+        didChange: (@Sendable (Value) -> Void)? = nil
     ) {
-        self.init(channel: channel, bus: bus, initial: initial, origin: ProcessInstance.id, didChange: didChange)
+        self.init(channel: channel, bus: bus, initial: initial, lease: lease, origin: ProcessInstance.id, didChange: didChange)
     }
 
     /// A binding speaking for the instance `origin` instead of this
     /// process: for tests and benchmarks that play several processes in one.
     public init(
-        channel: String, bus: any MessageBus, initial: Value, origin: String, didChange: (@Sendable (Value) -> Void)? = nil
+        channel: String, bus: any MessageBus, initial: Value, lease: LeasedWork? = nil, origin: String,
+        didChange: (@Sendable (Value) -> Void)? = nil
     ) {
         self.channel = channel
         self.bus = bus
         self.origin = origin
+        self.lease = lease
         self.didChange = didChange
         broadcaster = StateBroadcaster(initial)
     }
@@ -55,7 +65,11 @@ public final class SharedState<Value: Codable & Sendable>: Sendable {
             for await delivery in deliveries {
                 switch delivery {
                 case .message(let payload):
-                    if let envelope = BusEnvelope<Value>.decode(payload) { await apply(envelope) }
+                    if let envelope = BusEnvelope<Value>.decode(payload, channel: "state." + channel),
+                        await isFromHolder(envelope, catchingUp: false)
+                    {
+                        await apply(envelope)
+                    }
                 case .reconnected:
                     await catchUp()
                 }
@@ -68,7 +82,7 @@ public final class SharedState<Value: Codable & Sendable>: Sendable {
     /// the bus for processes that start later). Throws when the bus cannot
     /// be reached (this process has the value by then).
     public func send(_ value: Value) async throws {
-        let envelope = BusEnvelope(value, origin: origin)
+        let envelope = BusEnvelope(value, origin: origin, holder: lease?.holder)
         await apply(envelope)
         try await bus.publishLatest(try envelope.encoded, to: "state." + channel)
     }
@@ -80,9 +94,21 @@ public final class SharedState<Value: Codable & Sendable>: Sendable {
 
     private func catchUp() async {
         guard let payload = try? await bus.latest(on: "state." + channel),
-            let envelope = BusEnvelope<Value>.decode(payload)
+            let envelope = BusEnvelope<Value>.decode(payload, channel: "state." + channel),
+            await isFromHolder(envelope, catchingUp: true)
         else { return }
         await apply(envelope)
+    }
+
+    /// Whether `envelope` may be applied: always without a lease; with one,
+    /// when its holder holds the lease now (or, for the kept value read when
+    /// catching up, nobody does: the last holder left it).
+    private func isFromHolder(_ envelope: BusEnvelope<Value>, catchingUp: Bool) async -> Bool {
+        guard let lease else { return true }
+        let current = await lease.currentHolder()
+        if let holder = envelope.holder, holder == current || (catchingUp && current == nil) { return true }
+        RefusedInput.report("bus message on state.\(channel)", "it was not sent by the lease's holder")
+        return false
     }
 
     private func apply(_ envelope: BusEnvelope<Value>) async {

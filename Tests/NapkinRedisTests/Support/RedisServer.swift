@@ -20,24 +20,33 @@ final class RedisServer: Sendable {
     }
 
     let port: Int
+    /// What a client authenticates with (`requirepass`, or an ACL user when
+    /// `username` is given); `nil`: the server asks for nothing.
+    let username: String?
+    let password: String?
     private let executable: URL
     private let directory: URL
     // The running process and its exit, if any; a pthread lock (`Locked`).
     private let process = Locked<(pid: pid_t, exit: ExitLatch)?>(nil)
 
-    private init(port: Int, executable: URL, directory: URL) {
+    private init(port: Int, executable: URL, directory: URL, username: String?, password: String?) {
         self.port = port
         self.executable = executable
         self.directory = directory
+        self.username = username
+        self.password = password
     }
 
-    /// Where a client of this server connects.
+    /// Where a client of this server connects, with its credentials.
     var configuration: RedisConfiguration {
-        RedisConfiguration(host: "127.0.0.1", port: port)
+        RedisConfiguration(host: "127.0.0.1", port: port, username: username, password: password)
     }
 
-    /// Starts a server on a free port, once it answers `PING`.
-    static func start() async throws -> RedisServer {
+    /// Starts a server on a free port, once it answers `PING`. With a
+    /// `password` it wants `AUTH` first: of the default user
+    /// (`requirepass`), or of ACL user `username` (the default user then
+    /// has no access at all).
+    static func start(username: String? = nil, password: String? = nil) async throws -> RedisServer {
         guard let executable = findExecutable() else {
             throw Failure(description: "redis-server is not installed: run scripts/setup (it installs redis-server; CI does too)")
         }
@@ -45,7 +54,8 @@ final class RedisServer: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var attempt = 1
         while true {
-            let server = RedisServer(port: try freePort(), executable: executable, directory: directory)
+            let server = RedisServer(
+                port: try freePort(), executable: executable, directory: directory, username: username, password: password)
             do {
                 try await server.launch()
                 return server
@@ -81,7 +91,7 @@ final class RedisServer: Sendable {
         let arguments = [
             executable.path, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
             "--dir", directory.path, "--logfile", log.path, "--daemonize", "no",
-        ]
+        ] + credentialArguments
         let pid = try Self.spawn(arguments)
         let exit = ExitLatch()
         Thread.detachNewThread {
@@ -100,6 +110,12 @@ final class RedisServer: Sendable {
             }
             try await Task.sleep(for: .milliseconds(10))
         }
+    }
+
+    private var credentialArguments: [String] {
+        guard let password else { return [] }
+        guard let username else { return ["--requirepass", password] }
+        return ["--user", "default", "off", "--user", username, "on", ">" + password, "~*", "&*", "+@all"]
     }
 
     /// Starts `arguments` with its standard streams on /dev/null, no signal
@@ -153,7 +169,8 @@ final class RedisServer: Sendable {
         guard send(fd, ping, ping.count, Int32(MSG_NOSIGNAL)) == ping.count else { return false }
         var buffer = [UInt8](repeating: 0, count: 16)
         let count = recv(fd, &buffer, buffer.count, 0)
-        return count >= 5 && Array(buffer[0..<5]) == Array("+PONG".utf8)
+        // A server that wants AUTH first answers, too.
+        return count >= 5 && (Array(buffer[0..<5]) == Array("+PONG".utf8) || Array(buffer[0..<7]) == Array("-NOAUTH".utf8))
     }
 
     private static func loopback(port: Int) -> sockaddr_in {
@@ -234,10 +251,13 @@ final class ExitLatch: Sendable {
     }
 }
 
-/// Runs `body` with a fresh Redis server, stopped and removed afterwards
-/// whether `body` returned or threw.
-func withRedis(_ body: (RedisServer) async throws -> Void) async throws {
-    let server = try await RedisServer.start()
+/// Runs `body` with a fresh Redis server (wanting `password`, of ACL user
+/// `username` if given), stopped and removed afterwards whether `body`
+/// returned or threw.
+func withRedis(
+    username: String? = nil, password: String? = nil, _ body: (RedisServer) async throws -> Void
+) async throws {
+    let server = try await RedisServer.start(username: username, password: password)
     do {
         try await body(server)
         await server.remove()
