@@ -195,14 +195,17 @@ struct EventStreamExitTests {
 struct ConnectionLimitTests {
     @Test("past the connection limit a new connection is answered 503 and closed; a freed slot serves again")
     func fullServerAnswers503() async throws {
-        var router = HTTPRouter()
+        let probe = EventStreamExitTests.Probe()
+        var router = probe.router()
         router.get("/hello") { _ in .text("hi") }
         try await withServer(router, configuration: ServerConfiguration(connectionLimit: 3)) { server in
             let port = server.port
+            // Busy connections (open event streams): idle ones would be shed.
             let held = try await offPool { () throws -> [TestConnection] in
                 try (0..<3).map { _ in
                     let connection = try TestConnection(port: port)
-                    #expect(try connection.request("GET", "/hello").status == 200)
+                    try connection.sendRequest("GET", "/events")
+                    #expect(try connection.readHead().status == 200)
                     return connection
                 }
             }
@@ -218,6 +221,29 @@ struct ConnectionLimitTests {
                 (try? TestConnection(port: port).request("GET", "/hello").status) == 200
             }
             for connection in held { connection.close() }
+        }
+    }
+
+    @Test("kept-alive connections idling past a quarter of the limit are shed, the longest idle first: a new one is served")
+    func idleKeptAliveConnectionsAreShed() async throws {
+        var router = HTTPRouter()
+        router.get("/hello") { _ in .text("hi") }
+        try await withServer(router, configuration: ServerConfiguration(connectionLimit: 8)) { server in
+            let port = server.port
+            let (closed, status) = try await offPool { () throws -> (Int, Int) in
+                let idle = try (0..<6).map { _ in
+                    let connection = try TestConnection(port: port)
+                    #expect(try connection.request("GET", "/hello").status == 200)
+                    return connection
+                }
+                // A quarter of 8: the four that idled longest are closed.
+                let closed = idle.prefix(4).filter { (try? $0.readsEOF()) == true }.count
+                let status = try TestConnection(port: port).request("GET", "/hello").status
+                for connection in idle { connection.close() }
+                return (closed, status)
+            }
+            #expect(closed == 4)
+            #expect(status == 200)
         }
     }
 }
