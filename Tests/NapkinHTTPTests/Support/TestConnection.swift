@@ -57,6 +57,10 @@ final class TestConnection: Sendable {
     /// Closes the socket now (the client "goes away").
     func close() { shutdown(fd, Int32(SHUT_RDWR)) }
 
+    /// Ends the sending side only: the client has said all it will, and
+    /// still reads the answer.
+    func halfClose() { shutdown(fd, Int32(SHUT_WR)) }
+
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
     func send(_ bytes: [UInt8]) throws {
