@@ -14,21 +14,12 @@ import time
 
 import pytest
 
-from test_attacks import LOG, PID, URL, Prober, Server, source_ip
+from test_attacks import Prober, server, source_ip  # noqa: F401  (server: the suite's fixture)
 
 # What napkin puts on every answer of an app (SecurityHeaders).
 SECURITY_HEADERS = ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options")
 # ServerConfiguration.requestHeadTimeout's default.
 HEAD_DEADLINE_S = 10
-
-
-@pytest.fixture(scope="module")
-def edge_server():
-    if not URL or not PID:
-        pytest.exit("RIBHOUSE_URL and RIBHOUSE_PID are not set; run the suite with Tests/Attack/run", returncode=2)
-    s = Server(URL, PID, LOG)
-    assert s.alive(), f"no server process {PID}"
-    return s
 
 
 def exchange(server, data, timeout=3.0, half_close=False):
@@ -93,9 +84,9 @@ REFUSED_HEADS = [
 
 
 @pytest.mark.parametrize("what,data,status", REFUSED_HEADS, ids=[c[0] for c in REFUSED_HEADS])
-def test_edges_01_refused_heads(edge_server, record, what, data, status):
+def test_edges_01_refused_heads(server, record, what, data, status):
     start = time.perf_counter()
-    out, closed = exchange(edge_server, data)
+    out, closed = exchange(server, data)
     seconds = time.perf_counter() - start
     problems = well_formed(out, status)
     if not closed:
@@ -105,7 +96,7 @@ def test_edges_01_refused_heads(edge_server, record, what, data, status):
     assert not problems, f"{what}: {problems}; got {out[:300]!r}"
 
 
-def test_edges_02_heads_near_the_pool_limit(edge_server, record):
+def test_edges_02_heads_near_the_pool_limit(server, record):
     silent, counts = [], {}
     for size in list(range(6000, 8100, 100)) + [7940, 7990, 8040, 8060]:
         for kind in ("header", "url"):
@@ -115,7 +106,7 @@ def test_edges_02_heads_near_the_pool_limit(edge_server, record):
             else:
                 start, tail = b"GET /api/menu?", b" HTTP/1.1\r\nHost: x\r\n\r\n"
                 data = start + b"a" * (size - len(start) - len(tail)) + tail
-            out, _ = exchange(edge_server, data, timeout=3.0)
+            out, _ = exchange(server, data, timeout=3.0)
             statuses = answers(out)
             key = statuses[0].decode() if len(statuses) == 1 else f"{len(statuses)} answers"
             counts[key] = counts.get(key, 0) + 1
@@ -139,15 +130,15 @@ LIBMICROHTTPD_ERRORS = [
                                        "no Content-Type or security headers, and the header block twice for a bad "
                                        "Content-Length or a cookie past the pool")
 @pytest.mark.parametrize("what,data,status", LIBMICROHTTPD_ERRORS, ids=[c[0] for c in LIBMICROHTTPD_ERRORS])
-def test_edges_03_errors_libmicrohttpd_makes(edge_server, record, what, data, status):
-    out, _ = exchange(edge_server, data)
+def test_edges_03_errors_libmicrohttpd_makes(server, record, what, data, status):
+    out, _ = exchange(server, data)
     problems = well_formed(out, status)
     record(f"{what}: answers", f"{[s.decode() for s in answers(out)]}; {', '.join(problems) or 'ok'}",
            f"one {status} with headers", not problems)
     assert not problems, f"{what}: {problems}"
 
 
-def test_edges_04_trickled_heads(edge_server, record):
+def test_edges_04_trickled_heads(server, record):
     """Connections that send their head a byte a second, from many addresses:
     each is closed at the head deadline, and others are answered meanwhile."""
     count, addresses = 2000, 100
@@ -162,7 +153,7 @@ def test_edges_04_trickled_heads(edge_server, record):
             s.bind((f"127.1.{i % addresses // 250}.{1 + i % addresses % 250}", 0))
             s.settimeout(5)
             try:
-                s.connect((edge_server.host, edge_server.port))
+                s.connect((server.host, server.port))
             except OSError:
                 connect_errors += 1
                 s.close()
@@ -172,7 +163,7 @@ def test_edges_04_trickled_heads(edge_server, record):
             opened[s] = time.monotonic()
             selector.register(s, selectors.EVENT_READ)
         sent = {s: 0 for s in socks}
-        with Prober(edge_server) as menu:
+        with Prober(server) as menu:
             end = time.monotonic() + HEAD_DEADLINE_S + 4
             next_byte = time.monotonic()
             while time.monotonic() < end and len(closed_after) < len(socks):
@@ -212,4 +203,4 @@ def test_edges_04_trickled_heads(edge_server, record):
                                    f"{HEAD_DEADLINE_S + 4} s"
     assert cut[-1] <= HEAD_DEADLINE_S + 2, f"the last trickling connection was closed after {cut[-1]:.1f} s"
     assert menu.times and menu.worst_ms < 1000, f"GET /api/menu during the trickle: {menu.describe()}"
-    assert edge_server.alive(), "the server died during the trickle"
+    assert server.alive(), "the server died during the trickle"

@@ -196,6 +196,14 @@ final class TestConnection: Sendable {
         throw Failure(description: "recv failed: errno \(error)")
     }
 
+    /// Whether the server has closed the connection by now, without
+    /// waiting (the connection has nothing else to read).
+    func isClosedNow() -> Bool {
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return n == 0 || (n < 0 && errno == ECONNRESET)
+    }
+
     /// Whether the server has closed the connection (reads EOF).
     func readsEOF() throws -> Bool {
         if buffer.withLock({ !$0.isEmpty }) { return false }
