@@ -3,7 +3,7 @@ import Testing
 
 /// napkin's own SHA-256 and HMAC-SHA256 (session keys in Redis are keyed
 /// hashes of the ids), checked against the published test vectors.
-@Suite("SHA-256 and HMAC-SHA256")
+@Suite("SHA-256 and HMAC-SHA256", .timeLimit(.minutes(1)))
 struct HMACTests {
     private static func bytes(hex: String) -> [UInt8] {
         var bytes: [UInt8] = []

@@ -4,7 +4,7 @@ import Testing
 
 /// What Rib House reads back from Redis — an announcement or a pit off the
 /// bus, the user in a session record — meets the rules its own input does.
-@Suite("Rib House values read back from Redis")
+@Suite("Rib House values read back from Redis", .timeLimit(.minutes(1)))
 struct RibHouseSharedInputTests {
     private func decode<Value: Decodable>(_ type: Value.Type, _ json: String) -> Value? {
         try? JSONDecoder().decode(type, from: Data(json.utf8))
