@@ -20,6 +20,7 @@ if options.showHelp {
 
 var configuration = RibHouseApp.configuration
 if let timeout = options.newSessionTimeout { configuration.newSessionIdleTimeout = timeout }
+if let grace = options.tabGrace { configuration.tabGracePeriod = grace }
 configuration.publicOrigin = options.publicOrigin
 // Served over HTTPS (by a proxy): the session cookie is for HTTPS only.
 configuration.secureCookies = options.publicOrigin?.lowercased().hasPrefix("https://") ?? false

@@ -41,6 +41,7 @@ PID = int(os.environ.get("RIBHOUSE_PID") or 0)
 LOG = os.environ.get("RIBHOUSE_LOG", "")
 PUBLIC = os.environ.get("RIBHOUSE_PUBLIC", "")
 FRESH_EXPIRY_S = float(os.environ.get("RIBHOUSE_FRESH_SESSION_EXPIRY_S") or 0)
+TAB_GRACE_S = float(os.environ.get("RIBHOUSE_TAB_GRACE_S") or 0)
 
 KiB = 1024
 MiB = 1024 * KiB
@@ -1302,6 +1303,54 @@ def test_17_streams_that_never_read(server, user, attack, record):
     # cannot be written (two heartbeats at most).
     server.settle_rss(attack.baseline + margin(attack.baseline), timeout=45)
     attack.finish()
+
+
+def test_17b_memory_returns_after_a_tab_flood(server, user, attack, record):
+    """1,000 sessions open 16 tabs each (16,000 trees) and leave. Once the
+    grace of their tabs has passed, every tab is released, each session
+    leaves memory (its record stays), and resident memory is back within
+    25 % (+10 MiB) of where it was, within 60 s."""
+    if not TAB_GRACE_S:
+        pytest.skip("RIBHOUSE_TAB_GRACE_S is not set (Tests/Attack/run sets it with --tab-grace)")
+    sessions, tabs, threads = 1_000, 16, 4
+    opened, lock = [0], threading.Lock()
+
+    def worker(n):
+        conn = server.connection(source_ip(n), timeout=30)
+        mine = 0
+        for _ in range(sessions // threads):
+            try:
+                conn.request("GET", "/", headers={"Accept": "text/html"})
+                resp = conn.getresponse()
+                resp.read()
+                cookie = resp.getheader("Set-Cookie", "").split(";")[0]
+                for _ in range(tabs - 1):
+                    # napkin.js's cookie: every page load is a tab of its own.
+                    conn.request("GET", "/", headers={"Accept": "text/html", "Cookie": f"{cookie}; napkin_js=1"})
+                    conn.getresponse().read()
+                mine += tabs
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                conn = server.connection(source_ip(n), timeout=30)
+        conn.close()
+        with lock:
+            opened[0] += mine
+
+    seconds, rss = run_workers(server, worker, threads)
+    # The sweep runs every quarter of the grace: all is released by 1.25
+    # graces after the flood; the 60 s count from there.
+    time.sleep(TAB_GRACE_S * 1.25)
+    limit = int(attack.baseline * 1.25) + 10 * MiB
+    settled, waited = server.settle_rss(limit, timeout=60)
+    ok = settled <= limit
+    record("tabs opened", opened[0], f"{sessions * tabs}")
+    record("page loads per second", f"{opened[0] / seconds:.0f}")
+    record("peak RSS during, MiB", f"{mib(rss.peak)} (+{mib(rss.peak - attack.baseline)})")
+    record("RSS once released, MiB", f"{mib(settled)} ({waited:.1f} s after the grace)", f"<= {mib(limit)} within 60 s", ok)
+    attack.expect(opened[0] == sessions * tabs, f"only {opened[0]} tabs were opened")
+    attack.expect(ok, f"memory stayed at {mib(settled)} MiB after the tabs were released "
+                      f"(baseline {mib(attack.baseline)} MiB, limit {mib(limit)} MiB)")
+    attack.finish(memory_limit=limit)
 
 
 def test_18_a_flood_does_not_sign_anyone_out(server, attack, record):

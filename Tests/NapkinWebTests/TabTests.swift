@@ -47,8 +47,8 @@ struct TabTests {
 
         testApp.app.advanceSessionClock(by: .seconds(61))
         await testApp.app.evictIdleSessions()
-        // The watched tab and the most recent one stay.
-        #expect(session.tabs.map(\.currentPath.description).sorted() == ["/", "/detail"])
+        // Only the watched tab stays, the most recent one past its grace too.
+        #expect(session.tabs.map(\.currentPath.description) == ["/detail"])
         #expect(!session.tabs.contains { $0.id == oldPage.tabID })
 
         let gone = try await old.events()
@@ -56,7 +56,6 @@ struct TabTests {
         let reopened = try await old.navigate(to: "/detail")
         #expect(reopened.status == 200)
         #expect(reopened.tabID == oldPage.tabID)
-        // The tab that was most recent is now past its grace too, and goes.
         #expect(session.tabs.map(\.currentPath.description).sorted() == ["/detail", "/detail"])
         stream.close()
         await testApp.stop()
@@ -71,12 +70,13 @@ struct TabTests {
         _ = try await old.tab().get("/")
         testApp.app.advanceSessionClock(by: .seconds(61))
         await testApp.app.evictIdleSessions()
+        // Both tabs went, and with them the session from memory.
         let id = try #require(await old.sessionID)
-        let session = try #require(testApp.app.session(id: id))
-        #expect(!session.tabs.contains { $0.id == page.tabID })
+        #expect(testApp.app.session(id: id) == nil)
 
         let answer = try await old.submit(page, button: "Increment", javascript: true)
         #expect(answer.status == 204)
+        let session = try #require(testApp.app.session(id: id))
         let back = try #require(session.tabs.first { $0.id == page.tabID })
         #expect(back.currentPath.description == "/detail")
         #expect(try await old.navigate(to: "/detail").text.contains("Count: 1"))
@@ -205,6 +205,35 @@ struct TabTests {
             #expect(statuses == Array(repeating: 200, count: 4))
             #expect(testApp.app.session(id: id)?.tab(id: returning)?.currentPath.description == "/detail")
         }
+        await testApp.stop()
+    }
+
+    @Test("a session whose every tab is released leaves memory; its record brings it back under its id and CSRF token",
+          arguments: TestApp.Mode.allCases)
+    func tablessSessionLeavesMemory(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode, configuration: Self.configuration())
+        let client = testApp.client()
+        let page = try await client.get("/")
+        #expect(try await client.submit(page, button: "Sign in", javascript: true).status == 204)
+        let signedIn = try await client.navigate(to: "/")
+        let id = try #require(await client.sessionID)
+        let session = try #require(testApp.app.session(id: id))
+
+        // Within the grace it stays; past it, its tab goes and so does it.
+        // (Counted: looking a session up marks it as used.)
+        testApp.app.advanceSessionClock(by: .seconds(30))
+        await testApp.app.evictIdleSessions()
+        #expect(testApp.app.sessionCount == 1)
+        testApp.app.advanceSessionClock(by: .seconds(31))
+        await testApp.app.evictIdleSessions()
+        #expect(testApp.app.sessionCount == 0)
+
+        // The page's form still posts: same id, same token, still signed in.
+        #expect(try await client.submit(signedIn, button: "Increment", javascript: true).status == 204)
+        let restored = try #require(testApp.app.session(id: id))
+        #expect(restored !== session)
+        #expect(restored.csrfToken == session.csrfToken)
+        #expect(await client.sessionID == id)
         await testApp.stop()
     }
 }

@@ -22,6 +22,15 @@ struct LaunchOptionsTests {
         #expect(throws: LaunchOptions.Invalid.self) { try LaunchOptions(arguments: ["--public-origin", origin], environment: [:]) }
     }
 
+    @Test("--tab-grace takes whole seconds above zero")
+    func tabGraceOption() throws {
+        #expect(try LaunchOptions(arguments: [], environment: [:]).tabGrace == nil)
+        #expect(try LaunchOptions(arguments: ["--tab-grace", "15"], environment: [:]).tabGrace == .seconds(15))
+        for bad in ["0", "-1", "1.5", "soon"] {
+            #expect(throws: LaunchOptions.Invalid.self) { try LaunchOptions(arguments: ["--tab-grace", bad], environment: [:]) }
+        }
+    }
+
     @Test("--redis-key and REDIS_KEY take a secret of 16 bytes or more; --redis takes credentials")
     func redisKeyOption() throws {
         #expect(try LaunchOptions(arguments: [], environment: [:]).redisKey == nil)

@@ -18,6 +18,8 @@ struct LaunchOptions: Equatable {
     var publicDirectory: String?
     var pitInterval: Duration = .seconds(2)
     var newSessionTimeout: Duration?
+    /// How long a tab without a stream is kept (napkin's default when `nil`).
+    var tabGrace: Duration?
     /// `--no-access-log`: no line per request on standard error.
     var accessLog = true
     /// Where sessions, the bus and the pit's lease live (`redis://host:port/db`);
@@ -33,8 +35,8 @@ struct LaunchOptions: Equatable {
     /// `--help` was given: print ``usage`` and stop.
     var showHelp = false
 
-    static let usage = "usage: RibHouse [--host H] [--port P] [--public DIR] [--pit-interval MS] [--new-session-timeout SECONDS] [--no-access-log] "
-        + "[--public-origin URL] [--trusted-proxy ADDRESS]… [--redis redis://[USER:PASSWORD@]HOST:PORT/DB] [--redis-key SECRET]"
+    static let usage = "usage: RibHouse [--host H] [--port P] [--public DIR] [--pit-interval MS] [--new-session-timeout SECONDS] [--tab-grace SECONDS] "
+        + "[--no-access-log] [--public-origin URL] [--trusted-proxy ADDRESS]… [--redis redis://[USER:PASSWORD@]HOST:PORT/DB] [--redis-key SECRET]"
 
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -76,6 +78,9 @@ struct LaunchOptions: Equatable {
             case "--new-session-timeout":
                 guard let seconds = Int(value), seconds > 0 else { throw Invalid(description: "--new-session-timeout takes seconds") }
                 newSessionTimeout = .seconds(seconds)
+            case "--tab-grace":
+                guard let seconds = Int(value), seconds > 0 else { throw Invalid(description: "--tab-grace takes seconds") }
+                tabGrace = .seconds(seconds)
             case "--pit-interval":
                 guard let ms = Int(value), ms > 0 else { throw Invalid(description: "--pit-interval takes milliseconds") }
                 pitInterval = .milliseconds(ms)

@@ -162,10 +162,17 @@ public final class NapkinApp {
     }
 
     /// Tears down every session idle for longer than the configured timeout,
-    /// and releases every tab without a stream past its grace period.
+    /// and releases every tab without a stream past its grace period. A
+    /// session left without a tab leaves this process's memory: it lives on
+    /// in its record, and its next request brings it back, values and all.
     public func evictIdleSessions() async {
         for session in store.removeIdle() { await session.terminate() }
-        await release(store.tabs.expired(now: store.now, grace: configuration.tabGracePeriod))
+        let expired = store.tabs.expired(now: store.now, grace: configuration.tabGracePeriod)
+        let owners = expired.compactMap(\.session)
+        await release(expired)
+        for session in owners {
+            await store.removeUnviewed(session, grace: configuration.tabGracePeriod)?.terminate()
+        }
         await configuration.sessionRecords.removeExpired()
     }
 

@@ -12,21 +12,26 @@ import napkin
 /// that holds a signed-in user while an empty one is left.
 public final class InMemorySessionRecords: SessionRecordStore {
     private struct Entry {
-        var record: SessionRecord
+        var csrfToken: PackedToken
+        var values: [String: String]
         var expires: ContinuousClock.Instant
         var stamp: UInt64
+
+        func record(id: PackedToken) -> SessionRecord {
+            SessionRecord(id: id.string, csrfToken: csrfToken.string, values: values)
+        }
     }
 
     /// Ids in the order they were last saved or touched, with the stamp
     /// of that write; an id written again later has a newer stamp, and its
     /// older place here is skipped.
     private struct Order {
-        var writes: [(id: String, stamp: UInt64)] = []
+        var writes: [(id: PackedToken, stamp: UInt64)] = []
         var head = 0
 
         /// Takes out the oldest write still current in `entries`, and its
         /// entry; whether there was one.
-        mutating func dropOldest(from entries: inout [String: Entry]) -> Bool {
+        mutating func dropOldest(from entries: inout [PackedToken: Entry]) -> Bool {
             while head < writes.count {
                 let oldest = writes[head]
                 head += 1
@@ -45,14 +50,14 @@ public final class InMemorySessionRecords: SessionRecordStore {
             head = 0
         }
 
-        mutating func keep(_ isCurrent: ((id: String, stamp: UInt64)) -> Bool) {
+        mutating func keep(_ isCurrent: ((id: PackedToken, stamp: UInt64)) -> Bool) {
             writes = writes[head...].filter(isCurrent)
             head = 0
         }
     }
 
     private struct State {
-        var entries: [String: Entry] = [:]
+        var entries: [PackedToken: Entry] = [:]
         /// Records holding no value, and records holding some.
         var empty = Order()
         var valued = Order()
@@ -72,13 +77,14 @@ public final class InMemorySessionRecords: SessionRecordStore {
     /// expired (an expired record is dropped). Never throws.
     public func load(id: String) async throws -> SessionRecord? {
         let now = clock.now
+        let key = PackedToken(id)
         return state.withLock { state in
-            guard let entry = state.entries[id] else { return nil }
+            guard let entry = state.entries[key] else { return nil }
             guard entry.expires > now else {
-                state.entries[id] = nil
+                state.entries[key] = nil
                 return nil
             }
-            return entry.record
+            return entry.record(id: key)
         }
     }
 
@@ -87,7 +93,7 @@ public final class InMemorySessionRecords: SessionRecordStore {
     public func save(_ record: SessionRecord, ttl: Duration) async throws {
         let expires = clock.now + ttl
         state.withLock { state in
-            Self.write(&state, id: record.id, record: record, expires: expires)
+            Self.write(&state, id: PackedToken(record.id), csrfToken: PackedToken(record.csrfToken), values: record.values, expires: expires)
             Self.trim(&state, to: capacity)
         }
     }
@@ -96,15 +102,17 @@ public final class InMemorySessionRecords: SessionRecordStore {
     /// recently used; nothing happens when there is no record. Never throws.
     public func touch(id: String, ttl: Duration) async throws {
         let expires = clock.now + ttl
+        let key = PackedToken(id)
         state.withLock { state in
-            guard let entry = state.entries[id] else { return }
-            Self.write(&state, id: id, record: entry.record, expires: expires)
+            guard let entry = state.entries[key] else { return }
+            Self.write(&state, id: key, csrfToken: entry.csrfToken, values: entry.values, expires: expires)
         }
     }
 
     /// Forgets the record of session `id`. Never throws.
     public func delete(id: String) async throws {
-        state.withLock { $0.entries[id] = nil }
+        let key = PackedToken(id)
+        state.withLock { $0.entries[key] = nil }
     }
 
     /// Drops every expired record: napkin calls it with its idle sweep.
@@ -121,10 +129,12 @@ public final class InMemorySessionRecords: SessionRecordStore {
     /// The number of records held (expired ones included until swept or looked up).
     public var count: Int { state.withLock { $0.entries.count } }
 
-    private static func write(_ state: inout State, id: String, record: SessionRecord, expires: ContinuousClock.Instant) {
+    private static func write(
+        _ state: inout State, id: PackedToken, csrfToken: PackedToken, values: [String: String], expires: ContinuousClock.Instant
+    ) {
         state.nextStamp += 1
-        state.entries[id] = Entry(record: record, expires: expires, stamp: state.nextStamp)
-        if record.values.isEmpty {
+        state.entries[id] = Entry(csrfToken: csrfToken, values: values, expires: expires, stamp: state.nextStamp)
+        if values.isEmpty {
             state.empty.writes.append((id, state.nextStamp))
         } else {
             state.valued.writes.append((id, state.nextStamp))

@@ -3,10 +3,13 @@
 enum SecureToken {
     static func make() -> String {
         var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64
-        let low = generator.next() as UInt64
+        return hex(high: generator.next(), low: generator.next())
+    }
+
+    /// The token of 128 bits `high` and `low`: 32 lowercase hex digits.
+    static func hex(high: UInt64, low: UInt64) -> String {
         // Written in place at its exact size: every session holds a few.
-        return String(unsafeUninitializedCapacity: 32) { buffer in
+        String(unsafeUninitializedCapacity: 32) { buffer in
             for index in 0..<32 {
                 let nibble = UInt8(truncatingIfNeeded: (index < 16 ? high : low) >> UInt64(60 - (index % 16) * 4)) & 0xf
                 buffer[index] = nibble < 10 ? 0x30 + nibble : 0x57 + nibble  // 0-9, a-f

@@ -91,6 +91,17 @@ final class SessionStore {
         return session
     }
 
+    /// Removes `session` when it holds no tab and no stream and has had no
+    /// request for `grace` (none can be on its way to opening a tab), and
+    /// returns it; otherwise `nil`.
+    func removeUnviewed(_ session: WebSession, grace: Duration) -> WebSession? {
+        guard sessions[session.id] === session, session.tabs.isEmpty, session.streamCount == 0,
+            now - session.lastSeen >= grace
+        else { return nil }
+        remove(session)
+        return session
+    }
+
     private func remove(_ session: WebSession) {
         sessions[session.id] = nil
         lists[session.tier.rawValue].remove(session)

@@ -48,13 +48,14 @@ final class TabRegistry {
     }
 
     /// The tabs without a stream unused for `grace`, oldest first, that
-    /// nobody is using and that are not their session's most recent tab.
+    /// nobody is using: a session's most recent tab too, for nobody is
+    /// looking at it either.
     func expired(now: ContinuousClock.Instant, grace: Duration) -> [WebTab] {
         var found: [WebTab] = []
         var next = unwatched.tail
         while let tab = next, now - tab.lastUsed >= grace {
             next = tab.newer
-            if tab.users == 0, tab.session?.mostRecentTab !== tab { found.append(tab) }
+            if tab.users == 0 { found.append(tab) }
         }
         return found
     }

@@ -179,14 +179,10 @@ public final class WebSession: RecencyLinked {
         tabs.append(tabs.remove(at: index))
     }
 
-    /// The tabs past their `grace` without a stream that nobody is using,
-    /// but for the most recent one (at most the session's tab limit to
-    /// look at).
+    /// The tabs past their `grace` without a stream that nobody is using
+    /// (at most the session's tab limit to look at).
     func expiredTabs(now: ContinuousClock.Instant, grace: Duration) -> [WebTab] {
-        let newest = tabs.last
-        return tabs.filter { tab in
-            tab !== newest && tab.users == 0 && tab.streamCount == 0 && now - tab.lastUsed >= grace
-        }
+        tabs.filter { tab in tab.users == 0 && tab.streamCount == 0 && now - tab.lastUsed >= grace }
     }
 
     /// Takes `tab` out of the session, for the caller to terminate: its

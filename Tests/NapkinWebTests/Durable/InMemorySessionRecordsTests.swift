@@ -52,4 +52,20 @@ struct InMemorySessionRecordsTests {
         #expect(records.count == 100)
         #expect(try await records.load(id: signedIn.id) == nil)
     }
+
+    @Test("ids and tokens come back exactly as saved, napkin's own (held as bits) and any other (held as text)",
+          arguments: [
+              (SecureToken.make(), SecureToken.make()),
+              ("0123456789abcdef0123456789abcdef", "ffffffffffffffffffffffffffffffff"),
+              ("0123456789ABCDEF0123456789ABCDEF", "short"),
+              ("s1", ""),
+          ])
+    func tokensRoundTrip(id: String, token: String) async throws {
+        let records = InMemorySessionRecords()
+        let record = SessionRecord(id: id, csrfToken: token)
+        try await records.save(record, ttl: .seconds(60))
+        #expect(try await records.load(id: id) == record)
+        #expect(try await records.load(id: id.uppercased() == id ? id.lowercased() : id.uppercased()) == nil)
+        #expect(PackedToken(id).string == id)
+    }
 }
