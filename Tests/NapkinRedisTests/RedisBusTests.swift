@@ -151,9 +151,9 @@ struct RedisBusTests {
             await server.stop()
             let client = RedisClient(configuration: server.configuration)
             let bus = RedisBus(client: client)
-            let started = ContinuousClock.now
+            // Redis comes back only after subscribe returns: a subscribe
+            // that waited for it would never return.
             let stream = await bus.subscribe(to: "news")
-            #expect(ContinuousClock.now - started < .seconds(1))
             try await server.restart()
             #expect(try await next(stream) == .reconnected)
             try await bus.publish("hi".bytes, to: "news")

@@ -302,9 +302,12 @@ func eventually(
 
 /// Runs `body` with a fresh ``RedisServer`` and a client of it; shuts the
 /// client down (even when `body` throws) and always stops the server.
-func withRedisClient(_ body: (RedisServer, RedisClient) async throws -> Void) async throws {
+func withRedisClient(
+    configured configure: (RedisConfiguration) -> RedisConfiguration = { $0 },
+    _ body: (RedisServer, RedisClient) async throws -> Void
+) async throws {
     try await withRedis { server async throws in
-        let client = RedisClient(configuration: server.configuration)
+        let client = RedisClient(configuration: configure(server.configuration))
         do {
             try await body(server, client)
             await client.shutdown()
