@@ -27,7 +27,7 @@ configuration.secureCookies = options.publicOrigin?.lowercased().hasPrefix("http
 configuration.trustedProxies = options.trustedProxies
 // With Redis, every process shares sessions, announcements and the pit.
 let redis = options.redis.map { RedisClient(configuration: $0) }
-let bus: any MessageBus = redis.map { RedisBus(client: $0) } ?? LocalBus()
+let bus: any MessageBus = redis.map { RedisBus(client: $0, secret: options.redisKey) } ?? LocalBus()
 let leases: any LeaseStore = redis.map { RedisLeases(client: $0) } ?? LocalLeases()
 if let redis {
     configuration.sessionRecords = RedisSessionRecords(client: redis, secret: options.redisKey)

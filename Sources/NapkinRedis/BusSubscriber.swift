@@ -50,6 +50,7 @@ final class BusSubscriber: Sendable {
     private let state = Locked(State())
     private let wake = WakePipe()
     private let configuration: RedisConfiguration
+    private let open: @Sendable (_ channel: String, _ payload: [UInt8]) -> [UInt8]?
 
     /// Reconnection backoff: the first wait, and the longest.
     static let firstBackoff: Duration = .milliseconds(50)
@@ -57,8 +58,12 @@ final class BusSubscriber: Sendable {
     /// A quiet connection is checked with a `PING` this often.
     static let pingInterval: Duration = .seconds(5)
 
-    init(configuration: RedisConfiguration) {
+    /// A subscriber to the server of `configuration`, delivering what
+    /// `open` makes of each message on a Redis channel (nothing, when it
+    /// answers `nil`).
+    init(configuration: RedisConfiguration, open: @escaping @Sendable (_ channel: String, _ payload: [UInt8]) -> [UInt8]?) {
         self.configuration = configuration
+        self.open = open
     }
 
     /// A stream of what is published on Redis channel `channel`, returned
@@ -249,7 +254,9 @@ final class BusSubscriber: Sendable {
         guard case .array(let parts) = reply, parts.count >= 2, let kind = parts[0].string else { return }
         switch kind {
         case "message":
-            guard parts.count == 3, let channel = parts[1].string, let payload = parts[2].bytes else { return }
+            guard parts.count == 3, let channel = parts[1].string, let sealed = parts[2].bytes,
+                let payload = open(channel, sealed)
+            else { return }
             let continuations = state.withLock { state in state.channels[channel]?.values.map(\.continuation) ?? [] }
             for continuation in continuations { continuation.yield(.message(payload)) }
         case "subscribe":

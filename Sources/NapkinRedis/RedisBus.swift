@@ -4,7 +4,9 @@ import NapkinWeb
 ///
 /// Channel `c` is Redis channel `napkin:bus:<c>`; its latest value is key
 /// `napkin:latest:<c>` (kept until overwritten). Payloads are bytes,
-/// binary-safe. Publishing goes through the ``RedisClient``; subscriptions
+/// binary-safe, sealed with the deployment's secret (an HMAC of channel and
+/// payload before the payload): a message published by anyone without it,
+/// such as whoever can reach an unprotected Redis, is dropped unread. Publishing goes through the ``RedisClient``; subscriptions
 /// share one more connection of the bus's own, opened with the first
 /// subscription and read by a thread of its own. When that connection
 /// fails, the bus reconnects (backing off up to a second), subscribes again
@@ -15,12 +17,20 @@ import NapkinWeb
 public final class RedisBus: MessageBus {
     private let client: RedisClient
     private let subscriber: BusSubscriber
+    let seal: BusSeal
 
     /// A bus publishing through `client`, and subscribing on a connection
-    /// of its own to the same server. The bus does not shut `client` down.
-    public init(client: RedisClient) {
+    /// of its own to the same server, sealing and opening messages with
+    /// `secret` (the same in every process; by default the configuration's
+    /// ``RedisConfiguration/derivedSecret``). The bus does not shut
+    /// `client` down.
+    public init(client: RedisClient, secret: [UInt8]? = nil) {
         self.client = client
-        subscriber = BusSubscriber(configuration: client.configuration)
+        let seal = BusSeal(secret: secret ?? client.configuration.derivedSecret)
+        self.seal = seal
+        subscriber = BusSubscriber(configuration: client.configuration) { channel, payload in
+            seal.open(payload, on: channel)
+        }
     }
 
     deinit {
@@ -37,18 +47,20 @@ public final class RedisBus: MessageBus {
         "napkin:latest:\(channel)"
     }
 
-    /// `PUBLISH`es `payload`.
+    /// `PUBLISH`es `payload`, sealed.
     public func publish(_ payload: [UInt8], to channel: String) async throws {
-        _ = try await client.command([Array("PUBLISH".utf8), Array(Self.redisChannel(for: channel).utf8), payload])
+        let redisChannel = Self.redisChannel(for: channel)
+        _ = try await client.command([Array("PUBLISH".utf8), Array(redisChannel.utf8), seal.seal(payload, on: redisChannel)])
     }
 
     /// `SET`s the latest value and `PUBLISH`es it, in one step (a Lua
     /// script): concurrent publishers cannot leave the kept value different
     /// from the last one delivered.
     public func publishLatest(_ payload: [UInt8], to channel: String) async throws {
+        let redisChannel = Self.redisChannel(for: channel)
         _ = try await client.command([
             Array("EVAL".utf8), Array(Self.publishLatestScript.utf8), Array("1".utf8),
-            Array(Self.latestKey(for: channel).utf8), payload, Array(Self.redisChannel(for: channel).utf8),
+            Array(Self.latestKey(for: channel).utf8), seal.seal(payload, on: redisChannel), Array(redisChannel.utf8),
         ])
     }
 
@@ -57,12 +69,12 @@ public final class RedisBus: MessageBus {
         return redis.call('PUBLISH', ARGV[2], ARGV[1])
         """
 
-    /// The kept value (`GET`), if any.
+    /// The kept value (`GET`), if any and if it opens.
     public func latest(on channel: String) async throws -> [UInt8]? {
         let reply = try await client.command(["GET", Self.latestKey(for: channel)])
         switch reply {
         case .null: return nil
-        case .bulk(let bytes): return bytes
+        case .bulk(let bytes): return seal.open(bytes, on: Self.redisChannel(for: channel))
         default: throw RedisError.unexpectedReply("GET \(Self.latestKey(for: channel)) did not answer a string")
         }
     }

@@ -1,3 +1,5 @@
+@_spi(Napkin) import NapkinSupport
+
 /// Where a ``RedisClient`` connects, and how long it waits.
 public struct RedisConfiguration: Sendable, Equatable {
     /// The server's host name or IP address.
@@ -40,6 +42,15 @@ public struct RedisConfiguration: Sendable, Equatable {
         self.connections = connections
         self.connectTimeout = connectTimeout
         self.commandTimeout = commandTimeout
+    }
+
+    /// The secret that keys and seals what napkin writes to Redis (session
+    /// records, bus messages) when the app gives none: a hash of the user
+    /// name and password, the same for every process given the same URL.
+    /// Whoever knows the password can derive it too: give a secret of your
+    /// own (16 random bytes or more) to every process of a deployment.
+    public var derivedSecret: [UInt8] {
+        SHA256.hash(Array("napkin secret\0\(username ?? "")\0\(password ?? "")".utf8))
     }
 
     /// Redis's standard port, used when a URL names none.

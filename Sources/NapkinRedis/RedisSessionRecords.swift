@@ -27,13 +27,7 @@ public struct RedisSessionRecords: SessionRecordStore {
     /// least 16 random bytes, to every process of a deployment.
     public init(client: RedisClient, secret: [UInt8]? = nil) {
         self.client = client
-        self.secret = secret ?? Self.derivedSecret(from: client.configuration)
-    }
-
-    /// The secret used when none is given: a hash of the configuration's
-    /// user name and password.
-    public static func derivedSecret(from configuration: RedisConfiguration) -> [UInt8] {
-        SHA256.hash(Array("napkin session records\0\(configuration.username ?? "")\0\(configuration.password ?? "")".utf8))
+        self.secret = secret ?? client.configuration.derivedSecret
     }
 
     /// The Redis key of session `id`'s record.

@@ -1,11 +1,13 @@
 import Foundation
-import NapkinRedis
+@testable import NapkinRedis
 @_spi(Napkin) import NapkinSupport
 import NapkinWeb
 import Testing
 import napkin
 
-/// What anyone who reaches Redis can publish is checked before napkin takes it.
+/// What anyone who reaches Redis can publish is checked before napkin takes
+/// it: without the deployment's key nothing opens, and even a message sealed
+/// with it (a leaked key) is checked as input.
 @Suite("Bus messages from Redis are input", .timeLimit(.minutes(1)))
 struct RedisBusInputTests {
     /// A message as napkin writes it, with any fields.
@@ -40,27 +42,31 @@ struct RedisBusInputTests {
             try await source.send(1)
             #expect(await seen.next() == 1)
 
-            // The lease's holder is readable in Redis, so a forger can name it:
-            // still a stamp far in the future (which would freeze the state
-            // forever) is refused, as is a message naming anyone else.
+            // Without the key, even the holder's own message does not open.
             let holder = try await client.command(["GET", RedisLeases.key(for: "pit")]).string
             let channel = RedisBus.redisChannel(for: "state.pit")
+            _ = try await client.command(["PUBLISH".bytes, channel.bytes, Self.envelope("93", holder: holder)])
+            // With it (leaked), the lease's holder can be named, but a stamp far
+            // in the future (which would freeze the state forever) is refused,
+            // as is a message naming anyone else.
             for forged in [
                 Self.envelope("99", holder: "someone-else"), Self.envelope("98"),
                 Self.envelope("97", stamp: 9e15, holder: holder), Self.envelope("96", stamp: .infinity, holder: holder),
                 Self.envelope("\"not a number\"", holder: holder),
                 Array("not json".utf8), [UInt8](repeating: 0x20, count: 100_000) + Self.envelope("95", holder: holder),
             ] {
-                _ = try await client.command(["PUBLISH".bytes, channel.bytes, forged])
+                _ = try await client.command(["PUBLISH".bytes, channel.bytes, bus.seal.seal(forged, on: channel)])
             }
             try await source.send(2)
             // Delivered in order: had any forgery been taken, it would come first.
             #expect(await seen.next() == 2)
+            #expect(RefusedInput.wasReported("bus message on \(channel)"))
             #expect(RefusedInput.wasReported("bus message on state.pit"))
 
             // A process that starts now does not take a forged kept value either.
             _ = try await client.command([
-                "SET".bytes, RedisBus.latestKey(for: "state.pit").bytes, Self.envelope("94", stamp: 9e15, holder: holder),
+                "SET".bytes, RedisBus.latestKey(for: "state.pit").bytes,
+                bus.seal.seal(Self.envelope("94", stamp: 9e15, holder: holder), on: channel),
             ])
             let late = SharedState(channel: "pit", bus: bus, initial: -1, lease: LeasedWork(name: "pit", leases: leases), origin: "late")
             await late.start()
@@ -84,7 +90,7 @@ struct RedisBusInputTests {
             let channel = RedisBus.redisChannel(for: "events.toasts")
             let huge = "\"" + String(repeating: "x", count: 20_000_000) + "\""
             for forged in [Self.envelope(huge), Self.envelope("\"bad origin\"", origin: "a b"), Self.envelope("\"later\"", stamp: 9e15)] {
-                _ = try await client.command(["PUBLISH".bytes, channel.bytes, forged])
+                _ = try await client.command(["PUBLISH".bytes, channel.bytes, bus.seal.seal(forged, on: channel)])
             }
             try await sender.send("ribs at six")
             #expect(await seen.next() == "ribs at six")

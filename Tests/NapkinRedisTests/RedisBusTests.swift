@@ -1,6 +1,6 @@
 import NapkinWeb
 import Testing
-import NapkinRedis
+@testable import NapkinRedis
 
 @Suite("Redis bus", .timeLimit(.minutes(1)))
 struct RedisBusTests {
@@ -45,6 +45,28 @@ struct RedisBusTests {
         }
     }
 
+    @Test("a bus hears only buses with its secret: another key's messages and kept values do not open")
+    func sealedWithTheSecret() async throws {
+        try await withRedis { server async throws in
+            let client = RedisClient(configuration: server.configuration)
+            let ours = RedisBus(client: client, secret: Array("our deployment's key".utf8))
+            let same = RedisBus(client: client, secret: Array("our deployment's key".utf8))
+            let theirs = RedisBus(client: client, secret: Array("another deployment".utf8))
+            let stream = await ours.subscribe(to: "news")
+            try await theirs.publish([6, 6, 6], to: "news")
+            try await theirs.publishLatest([6, 6, 7], to: "news")
+            try await same.publish([1], to: "news")
+            // In order: had a foreign message opened, it would come first.
+            #expect(try await next(stream) == .message([1]))
+            #expect(try await ours.latest(on: "news") == nil)
+            #expect(try await theirs.latest(on: "news") == [6, 6, 7])
+            await ours.shutdown()
+            await same.shutdown()
+            await theirs.shutdown()
+            await client.shutdown()
+        }
+    }
+
     @Test("publishLatest keeps the value for latest(on:) in every process, and delivers it")
     func latest() async throws {
         try await withRedis { server async throws in
@@ -57,7 +79,9 @@ struct RedisBusTests {
             #expect(try await next(stream) == .message([1, 0, 2]))
             #expect(try await next(stream) == .message([3, 0, 4]))
             #expect(try await busB.latest(on: "pit") == [3, 0, 4])
-            #expect(try await clientA.command(["GET", RedisBus.latestKey(for: "pit")]) == .bulk([3, 0, 4]))
+            // Redis holds it sealed.
+            let kept = busA.seal.seal([3, 0, 4], on: RedisBus.redisChannel(for: "pit"))
+            #expect(try await clientA.command(["GET", RedisBus.latestKey(for: "pit")]) == .bulk(kept))
             try await busA.publish([9], to: "pit") // plain publish keeps no value
             #expect(try await next(stream) == .message([9]))
             #expect(try await busA.latest(on: "pit") == [3, 0, 4])

@@ -43,9 +43,9 @@ struct RedisSessionRecordsTests {
             #expect(!value.isEmpty && !value.contains(Self.id))
             // Another secret, other keys; the same credentials, the same derived secret.
             #expect(RedisSessionRecords(client: client, secret: [1, 2, 3]).key(for: Self.id) != records.key(for: Self.id))
-            let derived = RedisSessionRecords.derivedSecret(from: RedisConfiguration(password: "pw"))
-            #expect(derived == RedisSessionRecords.derivedSecret(from: RedisConfiguration(host: "10.0.0.2", password: "pw")))
-            #expect(derived != RedisSessionRecords.derivedSecret(from: RedisConfiguration(password: "other")))
+            let derived = RedisConfiguration(password: "pw").derivedSecret
+            #expect(derived == RedisConfiguration(host: "10.0.0.2", password: "pw").derivedSecret)
+            #expect(derived != RedisConfiguration(password: "other").derivedSecret)
         }
     }
 
