@@ -60,7 +60,7 @@ public final class EventStreamReader: Sendable {
                     for try await chunk in body.chunks() {
                         for event in parser.feed(chunk) {
                             if let id = event.id.flatMap({ UInt64($0) }) { lastEventID = id }
-                            if event.event == "reconnect", let reopen {
+                            if event.event == WireProtocol.Event.reconnect, let reopen {
                                 guard let again = try? await reopen(lastEventID), again.status == 200 else { break reading }
                                 body = again.body
                                 continue reading
@@ -156,7 +156,7 @@ public final class EventStreamReader: Sendable {
             } catch TestClientError.timedOut {
                 throw TestClientError.noPatch(within: timeout, skipped: skipped)
             }
-            guard event.event == "patch" else { continue }
+            guard event.event == WireProtocol.Event.patch else { continue }
             var patch = try JSONDecoder().decode(Patch.self, from: Data(event.data.utf8))
             patch.eventID = event.id.flatMap { UInt64($0) }
             patch.wireBytes = event.encodedBytes.count

@@ -69,7 +69,7 @@ public actor TestClient {
     /// The napkin session id, once the app has set one.
     public var sessionID: String? { jar[Self.sessionCookie] }
 
-    private static let sessionCookie = "napkin_session"
+    private static let sessionCookie = WireProtocol.Cookie.session
 
     /// Sets a cookie by hand (to forge one, say).
     public func setCookie(_ name: String, _ value: String?) {
@@ -88,7 +88,7 @@ public actor TestClient {
     /// Sends one request with the client's cookies; does not follow redirects.
     public func send(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = []) async throws -> TestResponse {
         var headers = headers
-        if method == .get, let tabID, headers["X-Napkin-Tab"] == nil { headers["X-Napkin-Tab"] = tabID }
+        if method == .get, let tabID, headers[WireProtocol.Header.tab] == nil { headers[WireProtocol.Header.tab] = tabID }
         let response = try await exchange(method, target, headers: headers, body: body)
         var bytes: [UInt8] = []
         let body = response.body
@@ -166,8 +166,8 @@ public actor TestClient {
         }
         var headers: HTTPHeaders = ["Origin": "http://\(host)"]
         if javascript {
-            headers["X-Napkin"] = "1"
-            headers["X-CSRF-Token"] = form.value(of: "_csrf") ?? ""
+            headers[WireProtocol.Header.client] = "1"
+            headers[WireProtocol.Header.csrf] = form.value(of: WireProtocol.Field.csrf) ?? ""
         }
         let response = try await post(form.action, form: values.map { ($0.name, $0.value) }, headers: headers)
         return javascript ? response : try await follow(response)
@@ -214,7 +214,7 @@ public actor TestClient {
         var headers = headers
         if headers["Host"] == nil { headers["Host"] = host }
         var cookies = self.cookies
-        if javascript, cookies["napkin_js"] == nil { cookies["napkin_js"] = "1" }
+        if javascript, cookies[WireProtocol.Cookie.script] == nil { cookies[WireProtocol.Cookie.script] = "1" }
         if !cookies.isEmpty {
             headers["Cookie"] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
         }

@@ -26,10 +26,10 @@ public struct TestResponse: Sendable {
     }
 
     /// The tab id the page names (`<body data-napkin-tab>`), if any.
-    public var tabID: String? { bodyAttributes?["data-napkin-tab"] }
+    public var tabID: String? { bodyAttributes?[WireProtocol.Attribute.tab] }
 
     /// The event stream URL the page names (`<body data-napkin-stream>`).
-    public var streamPath: String? { bodyAttributes?["data-napkin-stream"] }
+    public var streamPath: String? { bodyAttributes?[WireProtocol.Attribute.stream] }
 
     /// Follows the link whose text is `text` the way napkin's client does
     /// with JavaScript: a live navigation of the tab that received this

@@ -27,7 +27,7 @@ extension NapkinApp {
         func field(_ name: String) -> String? { fields.last { $0.name == name }?.value }
         let idBefore = session.id
         guard request.cookie(SessionCookie.name) == idBefore else { throw Self.sessionEnded }
-        let token = request.headers[Self.csrfHeader] ?? field("_csrf") ?? ""
+        let token = request.headers[WireProtocol.Header.csrf] ?? field(WireProtocol.Field.csrf) ?? ""
         // A token napkin makes, never an empty one: a session whose own
         // token is malformed accepts no form.
         guard SecureToken.isWellFormed(token), SecureToken.constantTimeEquals(token, session.csrfToken) else {
@@ -38,14 +38,15 @@ extension NapkinApp {
         }
         // The way back goes into a redirect's head, which has little room:
         // refused before the action runs, not after it rotated the session.
-        if let back = field("_return"), back.utf8.count > ReturnPath.maxBytes {
+        if let back = field(WireProtocol.Field.returnPath), back.utf8.count > ReturnPath.maxBytes {
             throw HTTPError(.badRequest, "The form's return path is too long.")
         }
-        guard let (tab, fragment) = await fragment(field("_fragment"), tab: field("_tab"), return: field("_return"), in: session)
+        guard let (tab, fragment) = await fragment(
+            field(WireProtocol.Field.fragment), tab: field(WireProtocol.Field.tab), return: field(WireProtocol.Field.returnPath), in: session)
         else {
             throw HTTPError(.notFound, "Unknown fragment: it may have left the page. Reload the page.")
         }
-        guard let name = field("_action"), let action = fragment.action(named: name) else {
+        guard let name = field(WireProtocol.Field.action), let action = fragment.action(named: name) else {
             throw HTTPError(.notFound, "Unknown action.")
         }
         session.touch(tab, now: store.now)
@@ -65,7 +66,7 @@ extension NapkinApp {
                     } catch let error as FormError {
                         if fragment.isMounted(in: tab) {
                             // Keys are what the view rendered (an item's id): a longer one is not kept.
-                            let key = field("_key").flatMap { $0.utf8.count <= FormProblem.maxKeyBytes ? $0 : nil }
+                            let key = field(WireProtocol.Field.key).flatMap { $0.utf8.count <= FormProblem.maxKeyBytes ? $0 : nil }
                             let id = FragmentID.problem(in: fragment.fragmentID, action: name, key: key)
                             fragment.record(FormProblem(error, id: id, key: key, fields: fields), for: name)
                         }
@@ -75,13 +76,13 @@ extension NapkinApp {
             }
         }
         tab.flush()
-        let javascript = request.headers["X-Napkin"] == "1"
+        let javascript = request.headers[WireProtocol.Header.client] == "1"
         // Without JavaScript the browser follows the 303 with a page load:
         // it shows this tab, with what the post left on it.
         tab.awaitsRedirect = !javascript
         var response: Response
         if !javascript {
-            response = .redirect(to: ReturnPath.sanitize(field("_return")))
+            response = .redirect(to: ReturnPath.sanitize(field(WireProtocol.Field.returnPath)))
         } else if let refusal {
             response = Self.refused(refusal, fragment: fragment, in: tab)
         } else {
@@ -137,7 +138,7 @@ extension NapkinApp {
         guard let session = try await existingSession(for: request) else {
             return Response(status: .noContent)
         }
-        let tab = if let named = request.query["tab"] { session.tab(id: named) } else { session.mostRecentTab }
+        let tab = if let named = request.query[WireProtocol.Query.tab] { session.tab(id: named) } else { session.mostRecentTab }
         guard let tab else {
             return Response.text("This tab was closed by the server. Reload the page.", status: .gone)
         }
@@ -145,7 +146,7 @@ extension NapkinApp {
             return Response(status: .ok, headers: ["Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"])
         }
         session.touch(tab, now: store.now)
-        let lastEventID = (request.headers["Last-Event-ID"] ?? request.query["last-event-id"]).flatMap(LastEventID.parse)
+        let lastEventID = (request.headers["Last-Event-ID"] ?? request.query[WireProtocol.Query.lastEventID]).flatMap(LastEventID.parse)
         let stream = session.openStream(for: tab, lastEventID: lastEventID)
         return .eventStream(channel: stream, heartbeat: configuration.heartbeat)
     }

@@ -2,12 +2,6 @@ import NapkinHTTP
 import napkin
 
 extension NapkinApp {
-    /// The request header naming the tab a live navigation moves.
-    nonisolated static let tabHeader = "X-Napkin-Tab"
-    /// The cookie napkin's client sets: this browser runs it, so each page
-    /// load is a tab of its own.
-    nonisolated static let scriptCookie = "napkin_js"
-
     /// A page: navigates a tab's tree to the path, then renders it (or, for
     /// `Accept: application/json`, snapshots it).
     ///
@@ -52,7 +46,7 @@ extension NapkinApp {
                 ? Response(status: .ok, headers: ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"])
                 : Response.text("Not Found", status: .notFound)
         }
-        let requestedTab = request.headers[Self.tabHeader]
+        let requestedTab = request.headers[WireProtocol.Header.tab]
         let named = session.tab(id: requestedTab)
         if wantsJSON, named == nil {
             // A program asking for the tree at a path: a tree of its own.
@@ -99,7 +93,7 @@ extension NapkinApp {
     private func tabToReuse(in session: WebSession, for request: Request, naming requestedTab: String?) -> WebTab? {
         guard let recent = session.mostRecentTab else { return nil }
         if recent.awaitsRedirect { return recent }
-        if requestedTab == nil, request.cookie(Self.scriptCookie) == nil, recent.streamCount == 0 { return recent }
+        if requestedTab == nil, request.cookie(WireProtocol.Cookie.script) == nil, recent.streamCount == 0 { return recent }
         return nil
     }
 
@@ -136,7 +130,7 @@ extension NapkinApp {
                 body: body, csrfToken: tab.session?.csrfToken ?? "", eventID: tab.lastEventID,
                 eventsPath: tab.streamPath, tabID: tab.id, pageTitle: claimed ? tab.pageTitle : nil)
             response = Response(status: claimed ? .ok : .notFound, headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(page))
-            response.headers["X-Napkin-Event-ID"] = String(tab.lastEventID)
+            response.headers[WireProtocol.Header.eventID] = String(tab.lastEventID)
         }
         tab.trimRenders()
         response.headers["Cache-Control"] = "no-store"

@@ -305,15 +305,11 @@ public final class NapkinApp {
         // The CSRF token rotated too: the page that sent this request swaps
         // it into its forms (napkin.js), as forms it rendered before carry
         // the old one.
-        response.headers[Self.csrfHeader] = session.csrfToken
+        response.headers[WireProtocol.Header.csrf] = session.csrfToken
         // The response is ready: the browser that sent it has the new cookie
         // before its streams come back.
         session.endRetiredStreams()
     }
-
-    /// The header a form post carries its CSRF token in, and that the
-    /// response of a request that rotated the session carries the new one in.
-    nonisolated static let csrfHeader = "X-CSRF-Token"
 
     /// What a request whose session ended (or moved to a new id) answers.
     nonisolated static let sessionEnded = HTTPError(.forbidden, "Your session has ended. Reload the page to start a new one.")

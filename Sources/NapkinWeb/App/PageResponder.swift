@@ -36,7 +36,7 @@ struct PageResponder: HTTPResponder {
         guard request.method == .get, acceptsHTML(request) else { return false }
         guard let destination = request.headers["Sec-Fetch-Dest"]?.lowercased() else { return true }
         return destination == "document" || destination == "iframe" || destination == "frame"
-            || (destination == "empty" && request.headers[NapkinApp.tabHeader] != nil)
+            || (destination == "empty" && request.headers[WireProtocol.Header.tab] != nil)
     }
 
     /// Whether the client takes HTML: no `Accept` field, or one listing

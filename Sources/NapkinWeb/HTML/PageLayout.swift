@@ -95,9 +95,10 @@ public struct PageLayout: Sendable {
         let csrf = HTML.escape(csrfToken)
         let event = String(eventID)
         let parts: [String] = [
-            fixed.opening.rendered, title, fixed.head.rendered, " data-napkin-stream=\"", stream,
-            tab == nil ? "" : "\" data-napkin-tab=\"", tab ?? "",
-            "\" data-napkin-csrf=\"", csrf, "\" data-napkin-event-id=\"", event, "\">\n", body.rendered, "\n</body>\n</html>",
+            fixed.opening.rendered, title, fixed.head.rendered, " \(WireProtocol.Attribute.stream)=\"", stream,
+            tab == nil ? "" : "\" \(WireProtocol.Attribute.tab)=\"", tab ?? "",
+            "\" \(WireProtocol.Attribute.csrf)=\"", csrf, "\" \(WireProtocol.Attribute.eventID)=\"", event, "\">\n", body.rendered,
+            "\n</body>\n</html>",
         ]
         var page: [UInt8] = []
         page.reserveCapacity(parts.reduce(0) { $0 + $1.utf8.count })

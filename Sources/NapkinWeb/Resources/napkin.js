@@ -408,10 +408,8 @@
         // Done; the patches come over the stream. What the user typed was
         // sent: the form shows what the server rendered again.
         resetAfterPost(form, data);
-        // Navigate only when asked to.
-        const to = sameOrigin(res.headers.get('X-Napkin-Location'));
-        if (to) follow(to);
-        else if (back && back.pathname + back.search !== location.pathname + location.search) follow(back);
+        // A form of another page (its way back is elsewhere) goes back there.
+        if (back && back.pathname + back.search !== location.pathname + location.search) follow(back);
       } else if (res.type === 'opaqueredirect') {
         // The server answered as it would a plain browser (303): go back.
         // (The redirect's own target is opaque to us, so `_return` decides.)

@@ -112,7 +112,7 @@ public final class WebSession: RecencyLinked {
         let streams = retiredStreams
         retiredStreams.removeAll()
         for stream in streams {
-            stream.offer(ServerSentEvent(event: "reconnect", data: "rotated").encodedBytes)
+            stream.offer(ServerSentEvent(event: WireProtocol.Event.reconnect, data: "rotated").encodedBytes)
             stream.finish()
         }
     }
@@ -249,7 +249,7 @@ public final class WebSession: RecencyLinked {
     /// Ends a stream that a newer tab pushed out, telling its client why
     /// so it does not reconnect and push another tab out in turn.
     private static func supersede(_ stream: Channel<[UInt8]>) {
-        stream.offer(ServerSentEvent(event: "end", data: "superseded").encodedBytes)
+        stream.offer(ServerSentEvent(event: WireProtocol.Event.end, data: "superseded").encodedBytes)
         stream.finish()
     }
 

@@ -54,7 +54,7 @@ public final class WebTab: LaunchHost, RecencyLinked {
     }
 
     /// The URL of this tab's event stream.
-    public var streamPath: String { "\(WebSession.eventsPath)?tab=\(id)" }
+    public var streamPath: String { "\(WebSession.eventsPath)?\(WireProtocol.Query.tab)=\(id)" }
 
     /// The sequence number of the last patch this tab made.
     public var lastEventID: UInt64 { sequence }

@@ -245,19 +245,19 @@ open class WebViewController: ViewControllable {
     ) -> HTML {
         let classAttribute: HTML? = className.map { " class=\"\($0)\"" }
         let back = returnTo ?? tab?.currentPath.description ?? "/"
-        let keyField: HTML? = key.map { "<input type=\"hidden\" name=\"_key\" value=\"\($0)\">" }
+        let keyField: HTML? = key.map { "<input type=\"hidden\" name=\"\(WireProtocol.Field.key)\" value=\"\($0)\">" }
         var message: HTML?
         if let problem = problems[name], problem.key == key {
-            let field: HTML? = problem.field.map { " data-napkin-field=\"\($0)\"" }
+            let field: HTML? = problem.field.map { " \(raw: WireProtocol.Attribute.field)=\"\($0)\"" }
             message = "<p class=\"napkin-error\" role=\"alert\" id=\"\(problem.id)\"\(field)>\(problem.message)</p>"
         }
         return """
-            <form method="post" action="\(WebSession.actionPath)"\(classAttribute) data-napkin-form>\
-            <input type="hidden" name="_tab" value="\(tab?.id ?? "")">\
-            <input type="hidden" name="_fragment" value="\(fragmentID)">\
-            <input type="hidden" name="_action" value="\(name)">\
-            <input type="hidden" name="_csrf" value="\(tab?.session?.csrfToken ?? "")">\
-            <input type="hidden" name="_return" value="\(back)">\
+            <form method="post" action="\(WebSession.actionPath)"\(classAttribute) \(raw: WireProtocol.Attribute.form)>\
+            <input type="hidden" name="\(WireProtocol.Field.tab)" value="\(tab?.id ?? "")">\
+            <input type="hidden" name="\(WireProtocol.Field.fragment)" value="\(fragmentID)">\
+            <input type="hidden" name="\(WireProtocol.Field.action)" value="\(name)">\
+            <input type="hidden" name="\(WireProtocol.Field.csrf)" value="\(tab?.session?.csrfToken ?? "")">\
+            <input type="hidden" name="\(WireProtocol.Field.returnPath)" value="\(back)">\
             \(keyField)\(message)\(content)</form>
             """
     }
