@@ -14,6 +14,11 @@ extension SessionRecord {
     /// when it can.
     public var defect: String? {
         guard SecureToken.isWellFormed(csrfToken) else { return "its CSRF token is not a well-formed token" }
+        return valuesDefect
+    }
+
+    /// Why this record's values are more than a record may hold, or `nil`.
+    var valuesDefect: String? {
         guard values.count <= Self.maxValues else { return "it holds more than \(Self.maxValues) values" }
         var bytes = 0
         for (name, json) in values {

@@ -51,14 +51,20 @@ public final class SessionValues: Sendable {
 
     /// Stores `value` under `key` (`nil` removes it) and returns once the
     /// record is durable in the session store. Throws a `503` ``/NapkinHTTP/HTTPError``
-    /// when the store cannot be reached; the value is then not changed.
+    /// when the store cannot be reached, and ``TooLarge`` when the record
+    /// would hold more than a record may (see ``SessionRecord/maxValues``
+    /// and ``SessionRecord/maxValueBytes``): a store hands such a record
+    /// back as none. Either way the value is then not changed.
     public func set<Value>(_ key: SessionKey<Value>, to value: Value?) async throws {
         let json = try value.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
-        let (before, after) = record.withLock { record in
+        let (before, after, defect) = record.withLock { record in
             let before = record
             record.values[key.name] = json
-            return (before, record)
+            guard let defect = record.valuesDefect else { return (before, record, String?.none) }
+            record = before
+            return (before, record, defect)
         }
+        if let defect { throw TooLarge(key: key.name, description: "The session cannot hold \(key.name): \(defect).") }
         do {
             try await store.save(after, ttl: ttl)
         } catch {
@@ -67,6 +73,15 @@ public final class SessionValues: Sendable {
             }
             throw NapkinApp.sessionsUnavailable
         }
+    }
+
+    /// A value that would make the session's record larger than a record
+    /// may be: too many values, a name too long, or too many bytes.
+    public struct TooLarge: Error, CustomStringConvertible {
+        /// The key the value was to be stored under.
+        public let key: String
+        /// What is too large, in a sentence.
+        public let description: String
     }
 
     /// The record as it is now.
