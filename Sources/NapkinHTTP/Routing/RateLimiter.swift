@@ -24,10 +24,8 @@ public final class RateLimiter: Sendable {
 
     private struct State {
         var buckets: [String: Bucket] = [:]
-        /// Keys in the order they were last seen, with the stamp of that
-        /// sighting; an older place of a key seen again is skipped.
-        var order: [(key: String, stamp: UInt64)] = []
-        var head = 0
+        /// Keys in the order they were last seen, with the stamp of that sighting.
+        var order = WriteOrder<String, UInt64>()
         var nextStamp: UInt64 = 0
     }
 
@@ -67,7 +65,7 @@ public final class RateLimiter: Sendable {
                 wait = .seconds((1 - bucket.tokens) / perSecond)
             }
             state.buckets[key] = bucket
-            state.order.append((key, bucket.stamp))
+            state.order.append(key, stamp: bucket.stamp)
             Self.trim(&state, to: maxKeys)
             return wait
         }
@@ -77,20 +75,14 @@ public final class RateLimiter: Sendable {
     var keyCount: Int { state.withLock { $0.buckets.count } }
 
     private static func trim(_ state: inout State, to maxKeys: Int) {
-        while state.buckets.count > maxKeys, state.head < state.order.count {
-            let oldest = state.order[state.head]
-            state.head += 1
-            if state.buckets[oldest.key]?.stamp == oldest.stamp { state.buckets[oldest.key] = nil }
-        }
-        if state.head > 1024, state.head * 2 > state.order.count {
-            state.order.removeFirst(state.head)
-            state.head = 0
+        while state.buckets.count > maxKeys,
+            let oldest = state.order.removeOldest(isCurrent: { state.buckets[$0]?.stamp == $1 })
+        {
+            state.buckets[oldest.key] = nil
         }
         // Keys seen again and again leave stale places behind: compact them.
-        if state.order.count - state.head > 4 * maxKeys + 1024 {
-            let buckets = state.buckets
-            state.order = state.order[state.head...].filter { buckets[$0.key]?.stamp == $0.stamp }
-            state.head = 0
+        if state.order.count > 4 * maxKeys + 1024 {
+            state.order.keep { state.buckets[$0]?.stamp == $1 }
         }
     }
 

@@ -220,20 +220,25 @@ enum Callbacks {
 
     /// Answers `503` to a request that arrives while the server stops.
     private static func unavailable(_ request: Request, on connection: OpaquePointer, context: RequestContext, core: ServerCore) -> MHD_Result {
-        context.state.withLock { $0.phase = .delivered }
-        let answer = core.responder.finishServerAnswer(Response.text("Service Unavailable", status: .serviceUnavailable), to: request)
-        ResponseWriter.queue(answer, on: connection, context: context, core: core)
+        answer(Response.text("Service Unavailable", status: .serviceUnavailable), to: request, on: connection, context: context, core: core)
         return MHDResult.yes
+    }
+
+    /// Sends `answer` to a request whose head is all the server read of it.
+    private static func answer(
+        _ answer: Response, on connection: OpaquePointer, context: RequestContext, core: ServerCore, method: UnsafePointer<CChar>?
+    ) {
+        let request = Callbacks.makeRequest(connection, context: context, method: Callbacks.method(method), body: [])
+        Callbacks.answer(answer, to: request, on: connection, context: context, core: core)
     }
 
     /// Sends `answer`, a response the server makes itself instead of asking
     /// the responder, finished by the responder (its security headers, its
     /// access log line); the request is then done, whatever body follows.
     private static func answer(
-        _ answer: Response, on connection: OpaquePointer, context: RequestContext, core: ServerCore, method: UnsafePointer<CChar>?
+        _ answer: Response, to request: Request, on connection: OpaquePointer, context: RequestContext, core: ServerCore
     ) {
         context.state.withLock { $0.phase = .delivered }
-        let request = Callbacks.makeRequest(connection, context: context, method: Callbacks.method(method), body: [])
         ResponseWriter.queue(core.responder.finishServerAnswer(answer, to: request), on: connection, context: context, core: core)
     }
 

@@ -24,10 +24,8 @@ final class HeadDeadlines: Sendable {
     private struct Table {
         /// When each waiting connection (by address) started waiting.
         var waiting: [UInt: ContinuousClock.Instant] = [:]
-        /// The same, oldest first; entries whose connection stopped waiting
-        /// (or started again later) are skipped as they come up.
-        var queue: [(connection: UInt, since: ContinuousClock.Instant)] = []
-        var head = 0
+        /// The same, oldest first.
+        var order = WriteOrder<UInt, ContinuousClock.Instant>()
     }
 
     /// How long a connection may wait for a whole head.
@@ -47,9 +45,10 @@ final class HeadDeadlines: Sendable {
         let now = ContinuousClock.now
         table.withLock { table in
             table.waiting[key] = now
-            table.queue.append((key, now))
-            while table.waiting.count > cap, let oldest = HeadDeadlines.popOldest(&table) {
-                HeadDeadlines.shutDown(oldest)
+            table.order.append(key, stamp: now)
+            while table.waiting.count > cap, let oldest = table.order.removeOldest(isCurrent: { table.waiting[$0] == $1 }) {
+                table.waiting[oldest.key] = nil
+                HeadDeadlines.shutDown(oldest.key)
             }
         }
     }
@@ -65,44 +64,18 @@ final class HeadDeadlines: Sendable {
     func expire() -> Int32 {
         let now = ContinuousClock.now
         return table.withLock { table -> Int32 in
-            while table.head < table.queue.count {
-                let (key, since) = table.queue[table.head]
-                guard table.waiting[key] == since else {
-                    table.head += 1
-                    continue
-                }
+            while let (key, since) = table.order.oldest(isCurrent: { table.waiting[$0] == $1 }) {
                 let left = since + deadline - now
                 guard left <= .zero else {
-                    HeadDeadlines.compact(&table)
                     let (seconds, attoseconds) = left.components
                     return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
                 }
-                table.head += 1
+                _ = table.order.removeOldest(isCurrent: { table.waiting[$0] == $1 })
                 table.waiting[key] = nil
                 HeadDeadlines.shutDown(key)
             }
-            HeadDeadlines.compact(&table)
             return -1
         }
-    }
-
-    private static func popOldest(_ table: inout Table) -> UInt? {
-        while table.head < table.queue.count {
-            let (key, since) = table.queue[table.head]
-            table.head += 1
-            if table.waiting[key] == since {
-                table.waiting[key] = nil
-                return key
-            }
-        }
-        return nil
-    }
-
-    /// Drops the skipped front of the queue once it is most of it.
-    private static func compact(_ table: inout Table) {
-        guard table.head > 1024, table.head * 2 > table.queue.count else { return }
-        table.queue.removeFirst(table.head)
-        table.head = 0
     }
 
     private static func shutDown(_ key: UInt) {

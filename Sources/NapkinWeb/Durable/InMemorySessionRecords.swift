@@ -22,45 +22,12 @@ public final class InMemorySessionRecords: SessionRecordStore {
         }
     }
 
-    /// Ids in the order they were last saved or touched, with the stamp
-    /// of that write; an id written again later has a newer stamp, and its
-    /// older place here is skipped.
-    private struct Order {
-        var writes: [(id: PackedToken, stamp: UInt64)] = []
-        var head = 0
-
-        /// Takes out the oldest write still current in `entries`, and its
-        /// entry; whether there was one.
-        mutating func dropOldest(from entries: inout [PackedToken: Entry]) -> Bool {
-            while head < writes.count {
-                let oldest = writes[head]
-                head += 1
-                if entries[oldest.id]?.stamp == oldest.stamp {
-                    entries[oldest.id] = nil
-                    return true
-                }
-            }
-            return false
-        }
-
-        /// Drops the skipped prefix once it is most of the array.
-        mutating func compact() {
-            guard head > 1024, head * 2 > writes.count else { return }
-            writes.removeFirst(head)
-            head = 0
-        }
-
-        mutating func keep(_ isCurrent: ((id: PackedToken, stamp: UInt64)) -> Bool) {
-            writes = writes[head...].filter(isCurrent)
-            head = 0
-        }
-    }
-
     private struct State {
         var entries: [PackedToken: Entry] = [:]
-        /// Records holding no value, and records holding some.
-        var empty = Order()
-        var valued = Order()
+        /// Ids in the order they were last saved or touched, records
+        /// holding no value apart from records holding some.
+        var empty = WriteOrder<PackedToken, UInt64>()
+        var valued = WriteOrder<PackedToken, UInt64>()
         var nextStamp: UInt64 = 0
     }
 
@@ -121,8 +88,8 @@ public final class InMemorySessionRecords: SessionRecordStore {
         state.withLock { state in
             state.entries = state.entries.filter { $0.value.expires > now }
             let entries = state.entries
-            state.empty.keep { entries[$0.id]?.stamp == $0.stamp }
-            state.valued.keep { entries[$0.id]?.stamp == $0.stamp }
+            state.empty.keep { entries[$0]?.stamp == $1 }
+            state.valued.keep { entries[$0]?.stamp == $1 }
         }
     }
 
@@ -135,17 +102,20 @@ public final class InMemorySessionRecords: SessionRecordStore {
         state.nextStamp += 1
         state.entries[id] = Entry(csrfToken: csrfToken, values: values, expires: expires, stamp: state.nextStamp)
         if values.isEmpty {
-            state.empty.writes.append((id, state.nextStamp))
+            state.empty.append(id, stamp: state.nextStamp)
         } else {
-            state.valued.writes.append((id, state.nextStamp))
+            state.valued.append(id, stamp: state.nextStamp)
         }
     }
 
+    /// Past the capacity, drops the least recently written record holding
+    /// no value, and one holding values only when no empty one is left.
     private static func trim(_ state: inout State, to capacity: Int) {
         while state.entries.count > capacity,
-            state.empty.dropOldest(from: &state.entries) || state.valued.dropOldest(from: &state.entries)
-        {}
-        state.empty.compact()
-        state.valued.compact()
+            let oldest = state.empty.removeOldest(isCurrent: { state.entries[$0]?.stamp == $1 })
+                ?? state.valued.removeOldest(isCurrent: { state.entries[$0]?.stamp == $1 })
+        {
+            state.entries[oldest.key] = nil
+        }
     }
 }

@@ -1,3 +1,5 @@
+@_spi(Napkin) import NapkinSupport
+
 /// The live sessions of an app: idle expiry, and a cap that evicts the
 /// least recently used — in an order that protects the people using it.
 ///
@@ -28,8 +30,7 @@ final class SessionStore {
     /// expired: a request still carrying one finds no session, here or in
     /// the records, even while the rotation is being written.
     private var retired: [String: ContinuousClock.Instant] = [:]
-    private var retiredOrder: [(id: String, until: ContinuousClock.Instant)] = []
-    private var retiredHead = 0
+    private var retiredOrder = WriteOrder<String, ContinuousClock.Instant>()
     /// Every tab of the sessions held here.
     let tabs: TabRegistry
     private let idleTimeout: Duration
@@ -115,7 +116,7 @@ final class SessionStore {
         let old = session.id
         let until = now + idleTimeout
         retired[old] = until
-        retiredOrder.append((old, until))
+        retiredOrder.append(old, stamp: until)
         forgetExpiredRetirements()
         guard sessions[old] === session else { return }
         sessions[old] = nil
@@ -124,14 +125,9 @@ final class SessionStore {
 
     private func forgetExpiredRetirements() {
         let now = self.now
-        while retiredHead < retiredOrder.count, retiredOrder[retiredHead].until <= now {
-            let (id, until) = retiredOrder[retiredHead]
-            if retired[id] == until { retired[id] = nil }
-            retiredHead += 1
-        }
-        if retiredHead > 1024, retiredHead * 2 > retiredOrder.count {
-            retiredOrder.removeFirst(retiredHead)
-            retiredHead = 0
+        while let oldest = retiredOrder.oldest(isCurrent: { retired[$0] == $1 }), oldest.stamp <= now {
+            _ = retiredOrder.removeOldest(isCurrent: { retired[$0] == $1 })
+            retired[oldest.key] = nil
         }
     }
 
