@@ -39,7 +39,7 @@ open class WebViewController: ViewControllable {
     /// `FragmentID`), set when it is shown. The same place gets the same id
     /// in any process.
     public private(set) var fragmentID = ""
-    /// The running digest of the path of slots and napkin names from the
+    /// The running digest of the path of slot and region names from the
     /// root, which the id shows (see `FragmentID`).
     private var placeDigest = UInt64(0)
 
@@ -384,9 +384,9 @@ open class WebViewController: ViewControllable {
         self.tab = tab
         (placeDigest, fragmentID) =
             switch (place, parent) {
-            case (.slot(let slot), let parent?): FragmentID.child(of: parent.placeDigest, slot: slot, napkinName: napkinName)
+            case (.slot(let slot), let parent?): FragmentID.child(of: parent.placeDigest, slot: slot)
             case (.region(let name), let parent?): FragmentID.region(of: parent.placeDigest, name: name)
-            default: FragmentID.root(napkinName)
+            default: FragmentID.root
             }
         tab.register(self)
         for (name, child) in slots.pairs {
