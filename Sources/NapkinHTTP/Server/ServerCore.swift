@@ -183,25 +183,19 @@ final class ServerCore: Sendable {
 
     // MARK: Running handlers
 
-    /// Runs the responder; errors become responses here, so a handler can never
-    /// leave a connection suspended.
-    func produce(_ request: Request) async -> Response {
-        do {
-            return try await responder.respond(to: request)
-        } catch {
-            return ErrorMiddleware.response(for: error, request: request, log: log)
+    /// `answer`, a response the server makes itself instead of asking for
+    /// one (a refused head, a body past its limit, a full server), finished
+    /// by the responder's middleware (its security headers, its access log
+    /// line) through ``Request/serverAnswer``. A responder that does not
+    /// answer such a request at once with that status gets `answer` sent as
+    /// it is: no route runs for a request the server refused.
+    func finished(serverAnswer answer: Response, to request: Request) -> Response {
+        var request = request
+        request.serverAnswer = answer
+        guard case .immediate(.success(let finished)) = responder.answer(request), finished.status == answer.status else {
+            return answer
         }
-    }
-
-    /// The answer of main-actor work (``HTTPResponder/mainActorWork(for:)``)
-    /// for `request`, with an error mapped as ``produce(_:)`` maps it.
-    @MainActor
-    func produce(_ request: Request, by work: @MainActor () async throws -> Response) async -> Response {
-        do {
-            return try await work()
-        } catch {
-            return ErrorMiddleware.response(for: error, request: request, log: log)
-        }
+        return finished
     }
 
     /// Hands a finished response to the connection: inline if the access handler is

@@ -38,10 +38,10 @@ public struct StaticFiles: HTTPResponder {
         self.cache = FileCache(revalidateAfter: revalidateAfter, clock: clock)
     }
 
-    /// The file's response, or `HTTPError(.notFound)` on a miss.
-    public func respond(to request: Request) async throws -> Response {
-        guard let response = lookup(request) else { throw HTTPError(.notFound) }
-        return response
+    /// The file's response at once, or `HTTPError(.notFound)` on a miss.
+    public func answer(_ request: Request) -> Answer {
+        guard let response = lookup(request) else { return .immediate(.failure(HTTPError(.notFound))) }
+        return .now(response)
     }
 
     /// The file's response, or nil when there is no such (servable) file.
