@@ -38,6 +38,15 @@ struct ArticleExamplesTests {
             path: "NapkinWeb/NapkinWeb.docc/FormsAndValidation.md",
             copies: [("FormsAndValidation.swift", [1, 2, 3])],
             fragments: [:]),
+        Article(
+            path: "NapkinWeb/NapkinWeb.docc/Deploying.md",
+            copies: [],
+            fragments: [1: "an app's main.swift, with its components", 2: "NapkinRedis, which this target does not build",
+                        3: "LeasedWork around an app's service", 4: "the end of main.swift"]),
+        Article(
+            path: "NapkinWeb/NapkinWeb.docc/Security.md",
+            copies: [],
+            fragments: [1: "a route of an app's router"]),
     ]
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -1,4 +1,4 @@
-// README:begin "The web model" — a faithful copy: lines marked `// wrapper` are not in the README.
+// README:begin "Forms and live updates" — a faithful copy: lines marked `// wrapper` are not in the README.
 import NapkinHTTP
 import NapkinWeb
 import napkin
