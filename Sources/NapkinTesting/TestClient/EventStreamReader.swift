@@ -19,7 +19,13 @@ public final class EventStreamReader: Sendable {
         /// (`event:`, `id:` and `data:` lines included), in bytes.
         public internal(set) var wireBytes = 0
 
-        private enum CodingKeys: String, CodingKey { case id, html }
+        /// Decodes the patch's data as the wire protocol defines it
+        /// (``/NapkinWeb/WireProtocol/PatchData``).
+        public init(from decoder: any Decoder) throws {
+            let data = try WireProtocol.PatchData(from: decoder)
+            id = data.id
+            html = data.html
+        }
     }
 
     private struct State {

@@ -78,7 +78,7 @@ public final class SharedFragment<Value: Sendable>: SharedFragmentViewers {
         let next = render(newValue)
         guard next != html else { return }
         html = next
-        var bodies: [String: [UInt8]] = [:]
+        var frames: [String: EventFrame] = [:]
         var gone: [ObjectIdentifier] = []
         // Every patch is offered before any stream is woken.
         StreamWakeups.coalescing {
@@ -90,9 +90,10 @@ public final class SharedFragment<Value: Sendable>: SharedFragmentViewers {
                     continue
                 }
                 view.forgetRendersUpward()
-                let body = bodies[viewer.id] ?? Patch(id: viewer.id, html: wrapped(id: viewer.id).rendered, sequence: 0).body
-                bodies[viewer.id] = body
-                tab.sendShared(id: viewer.id, body: body)
+                let frame = frames[viewer.id] ?? EventFrame(
+                    event: WireProtocol.Event.patch, data: Patch(id: viewer.id, html: wrapped(id: viewer.id).rendered).data)
+                frames[viewer.id] = frame
+                tab.sendShared(id: viewer.id, frame: frame)
             }
         }
         for key in gone { viewers[key] = nil }
