@@ -78,6 +78,7 @@ let package = Package(
                     .writeToPackageDirectory(reason: "Writes the new napkin's files into a target's folder and its test into a test target's folder")
                 ])
         ),
+        .testTarget(name: "NapkinSupportTests", dependencies: ["NapkinSupport"], swiftSettings: strict),
         .testTarget(name: "napkinTests", dependencies: ["napkin", "NapkinSupport"], swiftSettings: strict),
         .testTarget(name: "NapkinHTTPTests", dependencies: ["NapkinHTTP", "NapkinSupport"], swiftSettings: strict),
         .testTarget(

@@ -2,6 +2,7 @@ import CMicroHTTPD
 import Dispatch
 import Foundation
 import Synchronization
+@_spi(Napkin) import NapkinSupport
 
 /// An HTTP/1.1 server: libmicrohttpd on the wire, Swift concurrency in the handlers.
 ///
@@ -167,20 +168,17 @@ public final class HTTPServer: Sendable {
     func runUntilSignalled(ready: (@Sendable () -> Void)?) async throws {
         if running.withLock({ $0.loops.isEmpty && !$0.stopped }) { try start() }
         let signals = [SIGINT, SIGTERM]
-        let fired = Atomic<Bool>(false)
         var sources: [any DispatchSourceSignal] = []
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            for sig in signals {
-                signal(sig, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-                source.setEventHandler {
-                    if !fired.exchange(true, ordering: .relaxed) { c.resume() }
-                }
-                source.resume()
-                sources.append(source)
-            }
-            ready?()
+        let signalled = Promise<Void>()
+        for sig in signals {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { signalled.resolve(()) }
+            source.resume()
+            sources.append(source)
         }
+        ready?()
+        await signalled.value()
         for source in sources { source.cancel() }
         for sig in signals { signal(sig, SIG_DFL) }
         await shutdown()
