@@ -38,7 +38,7 @@ public final class EventStreamReader: Sendable {
     /// The status the stream was answered with (`200`, or `204` without a session).
     public let status: Int
     private let state = Locked(State())
-    private let pump: Locked<Task<Void, Never>?> = Locked(nil)
+    private let pump = TaskSlot()
 
     /// Opens the stream again with the client's cookies from the given
     /// last event id, as napkin's client does when told to reconnect.
@@ -82,7 +82,7 @@ public final class EventStreamReader: Sendable {
             }
             waiter?.resolve(nil)
         }
-        pump.withLock { $0 = task }
+        pump.replace(with: task)
     }
 
     deinit {
@@ -103,7 +103,7 @@ public final class EventStreamReader: Sendable {
 
     /// Stops reading; the server sees the client go away.
     public func close() {
-        pump.withLock { $0?.cancel() }
+        pump.stop()
     }
 
     /// The next event, waiting at most `timeout` (a failure bound, not a pause).
