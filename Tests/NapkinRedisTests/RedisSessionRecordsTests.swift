@@ -1,4 +1,4 @@
-import NapkinWeb
+import NapkinStorage
 import Testing
 @_spi(Napkin) import NapkinSupport
 import NapkinRedis
