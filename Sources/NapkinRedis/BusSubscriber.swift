@@ -1,6 +1,6 @@
 import Foundation
+import NapkinStorage
 @_spi(Napkin) import NapkinSupport
-import NapkinWeb
 import napkin
 
 #if canImport(Glibc)

@@ -1,4 +1,3 @@
-import Foundation
 
 /// Writes one line per request: method, path, status, body bytes and duration.
 ///

@@ -1,6 +1,5 @@
 import Foundation
 @_spi(Napkin) import NapkinSupport
-import Synchronization
 
 /// Serves files from one directory (an app's `Public/`), safely.
 ///

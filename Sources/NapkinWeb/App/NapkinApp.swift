@@ -40,7 +40,7 @@ public final class NapkinApp {
 
     /// Creates an app with a session scope: `session` builds each browser
     /// session's component once, from the app's `component` and the
-    /// session's ``SessionValues``, and `root` builds each tab's tree from
+    /// session's ``/NapkinStorage/SessionValues``, and `root` builds each tab's tree from
     /// that session component.
     ///
     /// Put what belongs to the person in the session component as `shared`

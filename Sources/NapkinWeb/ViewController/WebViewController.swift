@@ -1,4 +1,3 @@
-import Foundation
 import NapkinHTTP
 @_spi(Napkin) import NapkinSupport
 import napkin
