@@ -14,9 +14,7 @@ extension TestClient {
 /// a server that never answers), not a pause.
 ///
 /// The operation runs in a task of its own, cancelled when the limit passes,
-/// so even a wait that ignores cancellation (`Task.value`, a continuation)
-/// cannot hold the caller past the limit. Cancelling the caller cancels the
-/// operation and throws `CancellationError`.
+/// so even a wait that ignores cancellation cannot hold the caller past it.
 ///
 /// ```swift
 /// try await withDeadline(.seconds(10), TimedOut("the pit's loop did not end")) {

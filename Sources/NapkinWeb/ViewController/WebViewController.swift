@@ -143,24 +143,16 @@ open class WebViewController: ViewControllable {
 
     // MARK: - Regions
 
-    /// A part of the body observed on its own: when a change touches only
-    /// what `content` reads, only this part is re-rendered and sent to the
-    /// tabs — the few bytes that changed, not the whole fragment. Use it in
-    /// ``body()`` around a value that changes often (a live figure, a clock):
+    /// A part of the body observed on its own: a change to what only
+    /// `content` reads re-renders and sends only this part. For a value that
+    /// changes often (a live figure, a clock):
     ///
     /// ```swift
-    /// override func body() -> HTML {
-    ///     """
-    ///     <h1>\(presenter.title)</h1>\
-    ///     \(region("pit") { "<p class=\"pit\">\(presenter.pitHeadline)</p>" })
-    ///     """
-    /// }
+    /// "<h1>\(presenter.title)</h1>\(region("pit") { "<p>\(presenter.pitHeadline)</p>" })"
     /// ```
     ///
-    /// The region is wrapped in its own `<div class="napkin">` with a stable
-    /// id (give it `display: contents` to keep layouts unchanged). Forms in
-    /// `content` still belong to this fragment. A region the body stops
-    /// asking for is dropped.
+    /// It is wrapped in its own `<div class="napkin">` (`display: contents`
+    /// keeps layouts); its forms belong to this fragment.
     public final func region(_ name: String, _ content: @escaping @MainActor () -> HTML) -> HTML {
         if !regionsUsed.contains(name) { regionsUsed.append(name) }
         if let existing = regions[name] {
@@ -264,9 +256,8 @@ open class WebViewController: ViewControllable {
     // MARK: - Problems
 
     /// Why the last post of the action `name` was refused, with what was
-    /// posted; `nil` when it was not (or a later post of it succeeded, or
-    /// the fragment left the page since). Read it in ``body()`` to mark the
-    /// field at fault and fill in what the person typed:
+    /// posted; `nil` when it was not, or has been cleared since. Read it in
+    /// ``body()`` to mark the field at fault and keep what was typed:
     ///
     /// ```swift
     /// let problem = problem(for: "order")
