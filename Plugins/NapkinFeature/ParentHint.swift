@@ -47,7 +47,7 @@ struct ParentHint {
         } else {
             steps.append("""
                 \(parent.name) has no component yet: add one and make it in \(p)Builder.build:
-                    final class \(p)Component: Component<any \(p)Dependency>, \(c)Dependency {}
+                    final class \(p)Component: Component<any \(p)Dependency>, \(c)Dependency, @unchecked Sendable {}
                     let component = \(p)Component(dependency: dependency)
                 """)
         }

@@ -1,7 +1,8 @@
 /// Turns a synchronous view event into an asynchronous listener call: the
 /// bridge from a main-actor event handler to an interactor (an actor).
 ///
-/// It starts `operation` in a new task and returns at once. Capture the
+/// It starts `operation` in a new task, on the caller's actor as
+/// `Task { }` would, and returns at once. Capture the
 /// listener weakly, as views hold it, so a napkin detached before the task
 /// runs is simply not called:
 ///
@@ -15,7 +16,7 @@
 @discardableResult
 public func dispatch(
     priority: TaskPriority? = nil,
-    _ operation: sending @escaping @isolated(any) () async -> Void
+    @_inheritActorContext _ operation: sending @escaping @isolated(any) () async -> Void
 ) -> Task<Void, Never> {
     guard let token = Settlement.current?.enter(), let settlement = token.settlement else {
         return Task(priority: priority, operation: operation)

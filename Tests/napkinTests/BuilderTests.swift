@@ -27,9 +27,37 @@ private final class StagedBuilder: SimpleMultiStageComponentizedBuilder<LeafComp
     }
 }
 
+protocol GaugeDependency: Dependency {
+    var unit: String { get }
+}
+
+/// A feature's builder protocol, shaped as the reference shapes it.
+protocol GaugeBuildable: Buildable {
+    @MainActor func build(reading: Int) -> String
+}
+
+private final class GaugeParentComponent: Component<any EmptyDependency>, GaugeDependency, @unchecked Sendable {
+    // Safe to share: no stored state of its own.
+    var unit: String { "°F" }
+}
+
+private final class GaugeBuilder: Builder<any GaugeDependency>, GaugeBuildable, @unchecked Sendable {
+    // Safe to share: no stored state besides the immutable dependency.
+    @MainActor
+    func build(reading: Int) -> String { "\(reading) \(dependency.unit)" }
+}
+
 @Suite("Builders", .timeLimit(.minutes(1)))
 @MainActor
 struct BuilderTests {
+    @Test("a builder is Sendable: it crosses isolation, and builds on the main actor from its dependency")
+    func builderCrossesIsolation() async {
+        let builder: any GaugeBuildable = GaugeBuilder(dependency: GaugeParentComponent())
+        let handedBack = await Task.detached { builder }.value
+        #expect(handedBack === builder)
+        #expect(handedBack.build(reading: 225) == "225 °F")
+    }
+
     @Test("a componentized builder makes a fresh component per build from the dynamic dependency")
     func componentizedBuilder() async {
         let builder = LeafBuilder { LeafComponent(label: $0) }

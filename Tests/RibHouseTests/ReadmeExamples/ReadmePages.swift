@@ -39,7 +39,7 @@ enum ReadmePages { // wrapper
     }
 
     // The leaves the README leaves out: a label each, in the style napkin-feature writes. // wrapper
-    final class SiteComponent: Component<any EmptyDependency>, MenuNapkinDependency, ClockNapkinDependency {} // wrapper
+    final class SiteComponent: Component<any EmptyDependency>, MenuNapkinDependency, ClockNapkinDependency, @unchecked Sendable {} // wrapper
     protocol MenuNapkinDependency: Dependency {} // wrapper
     protocol ClockNapkinDependency: Dependency {} // wrapper
     final actor MenuNapkinInteractor: Interactable { nonisolated let lifecycle = InteractorLifecycle() } // wrapper
@@ -49,11 +49,11 @@ enum ReadmePages { // wrapper
         init(_ text: String) { self.text = text } // wrapper
         override func body() -> HTML { "<h1>\(text)</h1>" } // wrapper
     } // wrapper
-    final class MenuNapkinBuilder: Builder<any MenuNapkinDependency> { // wrapper
-        func build() -> ViewableRouter<MenuNapkinInteractor, LabelView> { ViewableRouter(interactor: MenuNapkinInteractor(), viewController: LabelView("Menu")) } // wrapper
+    final class MenuNapkinBuilder: Builder<any MenuNapkinDependency>, @unchecked Sendable { // wrapper
+        @MainActor func build() -> ViewableRouter<MenuNapkinInteractor, LabelView> { ViewableRouter(interactor: MenuNapkinInteractor(), viewController: LabelView("Menu")) } // wrapper
     } // wrapper
-    final class ClockNapkinBuilder: Builder<any ClockNapkinDependency> { // wrapper
-        func build() -> ViewableRouter<ClockNapkinInteractor, LabelView> { ViewableRouter(interactor: ClockNapkinInteractor(), viewController: LabelView("Clock")) } // wrapper
+    final class ClockNapkinBuilder: Builder<any ClockNapkinDependency>, @unchecked Sendable { // wrapper
+        @MainActor func build() -> ViewableRouter<ClockNapkinInteractor, LabelView> { ViewableRouter(interactor: ClockNapkinInteractor(), viewController: LabelView("Clock")) } // wrapper
     } // wrapper
 } // wrapper
 // README:end
