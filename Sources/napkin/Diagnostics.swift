@@ -9,7 +9,7 @@ public enum Diagnostics {
     /// Receives each diagnostic in the current task; standard error when `nil`.
     @TaskLocal public static var handler: (@Sendable (String) -> Void)?
 
-    static func report(_ message: @autoclosure () -> String) {
+    package static func report(_ message: @autoclosure () -> String) {
         #if DEBUG
         let text = "napkin: " + message()
         if let handler {
