@@ -68,6 +68,19 @@ struct BuilderTests {
         #expect(first.component !== second.component)
     }
 
+    @Test("componentized and multi-stage builders are Buildable: they cross isolation and still build")
+    func componentizedBuildersCrossIsolation() async {
+        let builders: [any Buildable] = [
+            SimpleLeafBuilder { LeafComponent(label: "leaf") },
+            StagedBuilder { LeafComponent(label: "staged") },
+        ]
+        let handedBack = await Task.detached { builders }.value
+        let simple = try? #require(handedBack[0] as? SimpleLeafBuilder)
+        let staged = try? #require(handedBack[1] as? StagedBuilder)
+        #expect(await simple?.build() == "leaf")
+        #expect(await staged?.finalStageBuild() == "staged")
+    }
+
     @Test("a simple componentized builder needs no dynamic values")
     func simpleBuilder() async {
         let builder = SimpleLeafBuilder { LeafComponent(label: "leaf") }
