@@ -16,9 +16,7 @@ extension Names {
             /// Builds \(name) afresh each time its parent attaches it. It reports nothing
             /// upward, so it takes no listener.
             final class \(prefix)Builder: Builder<any \(prefix)Dependency>, @unchecked Sendable {
-                // Safe to share: no state besides the immutable dependency.
-                @MainActor
-                func build() -> ViewableRouter<\(prefix)Interactor, \(prefix)ViewController> {
+                @MainActor func build() -> ViewableRouter<\(prefix)Interactor, \(prefix)ViewController> {
                     let presenter = \(prefix)Presenter()
                     let interactor = \(prefix)Interactor(presenter: presenter)
                     return ViewableRouter(interactor: interactor, viewController: \(prefix)ViewController(presenter: presenter, listener: interactor))
@@ -92,9 +90,7 @@ extension Names {
 
             /// Builds \(name), a napkin without a view: its router is napkin's own `Router`.
             final class \(prefix)Builder: Builder<any \(prefix)Dependency>, @unchecked Sendable {
-                // Safe to share: no state besides the immutable dependency.
-                @MainActor
-                func build(listener: any \(prefix)Listener) -> Router<\(prefix)Interactor> {
+                @MainActor func build(listener: any \(prefix)Listener) -> Router<\(prefix)Interactor> {
                     Router(interactor: \(prefix)Interactor(listener: listener))
                 }
             }
