@@ -35,6 +35,10 @@ struct ArticleExamplesTests {
             copies: [("RoutingAndNavigation.swift", [1, 2])],
             fragments: [3: "a case of navigate(to:)", 4: "Rib House's root router", 5: "a presenter's extension"]),
         Article(
+            path: "napkin/napkin.docc/ComingFromIOS.md",
+            copies: [("ComingFromIOSTally.swift", [1])],
+            fragments: [2: "an app's start-up, with a root builder of its own"]),
+        Article(
             path: "NapkinWeb/NapkinWeb.docc/FormsAndValidation.md",
             copies: [("FormsAndValidation.swift", [1, 2, 3])],
             fragments: [:]),

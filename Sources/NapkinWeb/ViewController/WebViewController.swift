@@ -88,7 +88,9 @@ open class WebViewController: ViewControllable {
     private var sharedShown = SmallMap<ObjectIdentifier, any SharedFragmentViewers>()
 
     /// Creates a view controller; it gets its fragment id when shown.
-    public init() {}
+    public init() {
+        reportUnobservedOwnPresenter()
+    }
 
     /// The fragment's content, from the presenter's state. Override it.
     ///

@@ -5,7 +5,7 @@ import napkin
 
 enum ReadmeWebModel { // wrapper
 
-    final class AppComponent: Component<any EmptyDependency> {}
+    final class AppComponent: Component<any EmptyDependency>, @unchecked Sendable {}
 
     final actor CounterInteractor: PresentableInteractable {
         nonisolated let lifecycle = InteractorLifecycle()
