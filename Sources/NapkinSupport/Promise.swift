@@ -42,18 +42,19 @@ package final class Promise<Value: Sendable>: Sendable {
     }
 
     /// The value, once it is resolved; cancellation does not end the wait.
-    package func value() async -> Value {
+    /// The wait runs where the caller runs: no hop off its actor.
+    package func value(isolation: isolated (any Actor)? = #isolation) async -> Value {
         // Without a limit nothing but `resolve` ends the wait.
         guard let value = await wait(limit: nil) else { preconditionFailure("a wait without a limit ended without a value") }
         return value
     }
 
     /// The value, or nil when `limit` passes first or the task is cancelled.
-    package func value(within limit: Duration) async -> Value? {
+    package func value(within limit: Duration, isolation: isolated (any Actor)? = #isolation) async -> Value? {
         await wait(limit: limit)
     }
 
-    private func wait(limit: Duration?) async -> Value? {
+    private func wait(limit: Duration?, isolation: isolated (any Actor)? = #isolation) async -> Value? {
         let id = state.withLock { state -> Int in
             state.nextWaiter += 1
             return state.nextWaiter

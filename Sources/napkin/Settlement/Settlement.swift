@@ -25,7 +25,8 @@ public final class Settlement: Sendable {
         var finished = false
         /// A task started inside has no job left: it may be parked.
         var idle = false
-        var waiter: CheckedContinuation<Void, Never>?
+        /// The settlement's wait for its next change, while it waits.
+        var waiter: Promise<Void>?
         /// The executors of the tasks started inside, to find parked ones.
         var executors: [SettlingExecutor] = []
     }
@@ -104,23 +105,23 @@ public final class Settlement: Sendable {
 
     /// Called by a task's executor when it has run the task's last queued job.
     func noteIdle() {
-        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+        let waiter: Promise<Void>? = state.withLock { state in
             guard !state.finished else { return nil }
             state.idle = true
             defer { state.waiter = nil }
             return state.waiter
         }
-        waiter?.resume()
+        waiter?.resolve(())
     }
 
     fileprivate func leave() {
-        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+        let waiter: Promise<Void>? = state.withLock { state in
             state.outstanding -= 1
             guard state.outstanding == 0, let waiter = state.waiter else { return nil }
             state.waiter = nil
             return waiter
         }
-        waiter?.resume()
+        waiter?.resolve(())
     }
 
     /// Runs where the caller runs (`isolation`): a nonisolated async method
@@ -157,14 +158,13 @@ public final class Settlement: Sendable {
     /// Waits until the work is done, the time is up, or a task went idle;
     /// for the last, the idle tasks' executors and epochs, else `nil`.
     private func nextIdleExecutors(isolation: isolated (any Actor)? = #isolation) async -> [(SettlingExecutor, UInt64)]? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state -> Bool in
-                if state.outstanding == 0 || state.finished || state.idle { return true }
-                state.waiter = continuation
-                return false
-            }
-            if ready { continuation.resume() }
+        let change = Promise<Void>()
+        let ready = state.withLock { state -> Bool in
+            if state.outstanding == 0 || state.finished || state.idle { return true }
+            state.waiter = change
+            return false
         }
+        if !ready { await change.value() }
         return state.withLock { state -> [(SettlingExecutor, UInt64)]? in
             if state.outstanding == 0 || state.finished { return nil }
             state.idle = false
@@ -173,12 +173,12 @@ public final class Settlement: Sendable {
     }
 
     private func expire() {
-        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+        let waiter: Promise<Void>? = state.withLock { state in
             state.finished = true
             defer { state.waiter = nil }
             return state.waiter
         }
-        waiter?.resume()
+        waiter?.resolve(())
     }
 }
 
