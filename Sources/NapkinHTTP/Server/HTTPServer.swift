@@ -202,12 +202,17 @@ public final class HTTPServer: Sendable {
     }
 
     private static func raiseFileLimit(to wanted: Int) {
+        #if os(Linux)
+        let resource = Int32(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        guard getrlimit(resource, &limit) == 0 else { return }
         let target = min(rlim_t(wanted), limit.rlim_max)
         if limit.rlim_cur < target {
             limit.rlim_cur = target
-            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            _ = setrlimit(resource, &limit)
         }
     }
 }

@@ -8,10 +8,11 @@ import Foundation
 /// The thread waits on the daemon's descriptors (its epoll set on Linux, or
 /// each of them through `poll` in the portable loop: see ``Backend``) and on
 /// a ``Wakeup`` of its own, then lets libmicrohttpd do whatever is ready
-/// (`MHD_run`, which never blocks). Driving the daemon from outside, instead
-/// of with libmicrohttpd's internal threads, is what makes epoll usable: the
-/// internal epoll loop of libmicrohttpd 0.9.75 can go back to sleep with
-/// ready connections unserved when exactly 128 became ready at once.
+/// (`MHD_run`, or `MHD_run_from_select` on what `poll` found; neither
+/// blocks). Driving the daemon from outside, instead of with libmicrohttpd's
+/// internal threads, is what makes epoll usable: the internal epoll loop of
+/// libmicrohttpd 0.9.75 can go back to sleep with ready connections
+/// unserved when exactly 128 became ready at once.
 ///
 /// A connection resumed from another thread (a handler's response, a
 /// stream's next event) must be followed by ``wake()``: libmicrohttpd does not
