@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/eventfd.h>
+#include <poll.h>
+#include <sys/select.h>
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
@@ -29,17 +30,19 @@ static inline size_t napkin_identity_unescape(void *cls, struct MHD_Connection *
     return strlen(s);
 }
 
-/* Starts one of napkin's daemons: epoll, driven from outside (napkin's own
-   loop thread calls MHD_run; libmicrohttpd 0.9.75's internal epoll loop can
-   block with ready connections unserved when exactly 128 of them become
-   ready at once), suspend/resume enabled. With listen_fd < 0 it binds
-   host:port; otherwise it serves that listening socket, shared with the
-   daemon that bound it. The per-address limit is not libmicrohttpd's (a
-   daemon counts only its own connections): napkin counts across daemons
+/* Starts one of napkin's daemons, driven from outside (napkin's own loop
+   thread waits, then calls MHD_run; libmicrohttpd 0.9.75's internal epoll
+   loop can block with ready connections unserved when exactly 128 of them
+   become ready at once), suspend/resume enabled. With `epoll` the daemon
+   keeps an epoll set (Linux); without, the loop polls the descriptors
+   napkin_daemon_poll_fds lists (the portable loop). With listen_fd < 0 it
+   binds host:port; otherwise it serves that listening socket, shared with
+   the daemon that bound it. The per-address limit is not libmicrohttpd's
+   (a daemon counts only its own connections): napkin counts across daemons
    and refuses through `accept`. Returns NULL (with errno set where the OS
    said why) when it cannot start. */
 static inline struct MHD_Daemon *napkin_start_daemon(
-    const char *host, uint16_t port, int listen_fd,
+    int epoll, const char *host, uint16_t port, int listen_fd,
     unsigned int connection_limit,
     unsigned int timeout_seconds, size_t memory_limit, size_t memory_increment,
     MHD_AcceptPolicyCallback accept, void *accept_cls,
@@ -51,7 +54,7 @@ static inline struct MHD_Daemon *napkin_start_daemon(
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     const struct sockaddr *addr;
-    unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
+    unsigned int flags = (epoll ? MHD_USE_EPOLL : 0) | MHD_ALLOW_SUSPEND_RESUME;
     struct MHD_OptionItem options[] = {
         {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)connection_limit, NULL},
         {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)timeout_seconds, NULL},
@@ -88,11 +91,6 @@ static inline struct MHD_Daemon *napkin_start_daemon(
         MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
-/* A non-blocking, close-on-exec eventfd: how napkin wakes a daemon's loop. */
-static inline int napkin_wake_descriptor(void) {
-    return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-}
-
 /* The daemon's listening socket, or -1. */
 static inline int napkin_daemon_listen_fd(struct MHD_Daemon *d) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_LISTEN_FD);
@@ -103,6 +101,65 @@ static inline int napkin_daemon_listen_fd(struct MHD_Daemon *d) {
 static inline int napkin_daemon_epoll_fd(struct MHD_Daemon *d) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_EPOLL_FD);
     return info == NULL ? -1 : info->epoll_fd;
+}
+
+/* For a daemon started without epoll: writes a pollfd for each descriptor
+   MHD_run would look at into fds (room for `capacity`) and returns how many,
+   or -1 when libmicrohttpd cannot list them or they do not fit. The
+   listening socket is left out while the daemon holds `limit` connections,
+   as libmicrohttpd's own select loop does, so that a full daemon does not
+   spin on a connection it will not accept. */
+static inline int napkin_daemon_poll_fds(struct MHD_Daemon *d, unsigned int limit, struct pollfd *fds, int capacity) {
+    fd_set r, w, e;
+    MHD_socket max = -1;
+    int fd, n = 0, listen_fd = -1;
+    const union MHD_DaemonInfo *info;
+    FD_ZERO(&r);
+    FD_ZERO(&w);
+    FD_ZERO(&e);
+    if (MHD_get_fdset(d, &r, &w, &e, &max) != MHD_YES) return -1;
+    info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    if (info != NULL && info->num_connections >= limit) listen_fd = napkin_daemon_listen_fd(d);
+    for (fd = 0; fd <= max; fd++) {
+        short events = 0;
+        if (FD_ISSET(fd, &r) && fd != listen_fd) events |= POLLIN;
+        if (FD_ISSET(fd, &w)) events |= POLLOUT;
+        if (FD_ISSET(fd, &e)) events |= POLLPRI;
+        if (events == 0) continue;
+        if (n == capacity) return -1;
+        fds[n].fd = fd;
+        fds[n].events = events;
+        fds[n].revents = 0;
+        n++;
+    }
+    return n;
+}
+
+/* Runs a daemon started without epoll on what poll found in the `count`
+   entries napkin_daemon_poll_fds listed (MHD_run would select again). A
+   connection resumed since the listing is in none of the sets, so
+   libmicrohttpd first lets it take its answer, as the epoll loop does,
+   rather than reading on its behalf the end of a client that half-closed.
+   A hang-up or error counts as ready for whatever the descriptor waited. */
+static inline void napkin_daemon_run_polled(struct MHD_Daemon *d, const struct pollfd *fds, int count) {
+    fd_set r, w, e;
+    int i;
+    FD_ZERO(&r);
+    FD_ZERO(&w);
+    FD_ZERO(&e);
+    for (i = 0; i < count; i++) {
+        short ready = fds[i].revents;
+        if (ready == 0) continue;
+        if ((fds[i].events & POLLIN) && (ready & (POLLIN | POLLHUP | POLLERR))) FD_SET(fds[i].fd, &r);
+        if ((fds[i].events & POLLOUT) && (ready & (POLLOUT | POLLHUP | POLLERR))) FD_SET(fds[i].fd, &w);
+        if ((fds[i].events & POLLPRI) && (ready & POLLPRI)) FD_SET(fds[i].fd, &e);
+    }
+    MHD_run_from_select(d, &r, &w, &e);
+}
+
+/* The most descriptors napkin_daemon_poll_fds can list: a select set's size. */
+static inline int napkin_poll_fds_capacity(void) {
+    return FD_SETSIZE;
 }
 
 /* How long the loop may wait before it must call MHD_run: milliseconds, 0 when

@@ -48,7 +48,7 @@ final class BusSubscriber: Sendable {
     // Shared by subscribers, terminating streams and the thread; a pthread
     // lock (`Locked`) so ThreadSanitizer sees it.
     private let state = Locked(State())
-    private let wake = WakePipe()
+    private let wake = Wakeup.make()
     private let configuration: RedisConfiguration
     private let open: @Sendable (_ channel: String, _ payload: [UInt8]) -> [UInt8]?
 
@@ -96,7 +96,7 @@ final class BusSubscriber: Sendable {
                     run()
                 }
             } else {
-                wake.signal()
+                wake.wake()
             }
         }
         if state.withLock({ $0.stopping }) { continuation.finish() }
@@ -109,7 +109,7 @@ final class BusSubscriber: Sendable {
             state.stopping = true
             if !state.started { state.exited = true }
         }
-        wake.signal()
+        wake.wake()
     }
 
     /// Stops, and returns once the thread has ended.
@@ -135,7 +135,7 @@ final class BusSubscriber: Sendable {
             }
             return false
         }
-        if changed { wake.signal() }
+        if changed { wake.wake() }
     }
 
     // MARK: The subscriber thread
@@ -196,10 +196,11 @@ final class BusSubscriber: Sendable {
         try reconcile(&session, connection)
         var entries = [
             pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0),
         ]
         let ready = poll(&entries, 2, 1000)
-        if entries[1].revents != 0 { wake.drain() }
+        // The next turn's `reconcile` looks at what a wake was for.
+        wake.consume(readable: entries[1].revents != 0)
         if ready > 0 && entries[0].revents != 0 {
             try connection.readAvailable()
             session.lastHeard = .now
@@ -304,8 +305,7 @@ final class BusSubscriber: Sendable {
 
     /// Waits `duration`, or less if woken (a new subscriber, a stop).
     private func sleep(for duration: Duration) {
-        var entry = pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)
-        if poll(&entry, 1, Int32(duration.wholeMilliseconds(atLeast: 1))) > 0 { wake.drain() }
+        wake.wait(timeout: duration)
     }
 
     private func finish(_ session: inout Session) {

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 @_spi(Napkin) import NapkinSupport
 import napkin
@@ -39,7 +38,7 @@ final class ConnectionWorker: Sendable {
     // The queue, shared by callers and the worker thread; a pthread lock
     // (`Locked`) so ThreadSanitizer sees it.
     private let state = Locked(State())
-    private let wake = DispatchSemaphore(value: 0)
+    private let wake = Wakeup.make()
     private let configuration: RedisConfiguration
 
     init(configuration: RedisConfiguration, name: String) {
@@ -61,14 +60,14 @@ final class ConnectionWorker: Sendable {
                 state.jobs.append(Job(arguments: arguments, queuedAt: .now, continuation: continuation))
                 return true
             }
-            if accepted { wake.signal() } else { continuation.resume(throwing: RedisError.shutDown) }
+            if accepted { wake.wake() } else { continuation.resume(throwing: RedisError.shutDown) }
         }
     }
 
     /// Asks the thread to fail what is queued, close the connection and end.
     func stop() {
         state.withLock { $0.stopping = true }
-        wake.signal()
+        wake.wake()
     }
 
     /// Stops, and returns once the thread has closed the connection and ended.

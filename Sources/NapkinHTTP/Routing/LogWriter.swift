@@ -14,7 +14,6 @@ import Foundation
 public final class LogWriter: Sendable {
     private struct State {
         var buffer: [UInt8] = []
-        var wakePending = false
         var closed = false
     }
 
@@ -24,7 +23,7 @@ public final class LogWriter: Sendable {
     /// Held while a batch is taken and written, so batches leave in order;
     /// it counts the batches written.
     private let writing = Locked<UInt64>(0)
-    private let wake = DispatchSemaphore(value: 0)
+    private let wake = Wakeup.make()
     private let output: @Sendable ([UInt8]) -> Void
     private let batchBytes: Int
     private let maxBufferedBytes: Int
@@ -39,11 +38,11 @@ public final class LogWriter: Sendable {
         self.output = output
         self.batchBytes = batchBytes
         self.maxBufferedBytes = max(maxBufferedBytes, batchBytes)
-        let nanoseconds = max(Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000), 1_000_000)
+        let interval = max(interval, .milliseconds(1))
         Thread.detachNewThread { [self] in
             Thread.current.name = "napkin log writer"
             while true {
-                _ = wake.wait(timeout: .now() + .nanoseconds(nanoseconds))
+                wake.wait(timeout: interval)
                 flush()
                 if state.withLock({ $0.closed }) { return }
             }
@@ -89,17 +88,16 @@ public final class LogWriter: Sendable {
     /// Queues one line that `build` appends to the buffer in place (a
     /// newline is added); `build` runs under the writer's lock, so keep it short.
     public func append(_ build: (inout [UInt8]) -> Void) {
-        let (signal, overflow) = state.withLock { state -> (Bool, Bool) in
+        let count = state.withLock { state -> Int in
             build(&state.buffer)
             state.buffer.append(0x0A)
-            let signal = state.buffer.count >= batchBytes && !state.wakePending
-            if signal { state.wakePending = true }
-            return (signal, state.buffer.count >= maxBufferedBytes)
+            return state.buffer.count
         }
-        if overflow {
+        if count >= maxBufferedBytes {
             flush()
-        } else if signal {
-            wake.signal()
+        } else if count >= batchBytes {
+            // Coalesced (see `Wakeup`): while a wake is pending, this is an atomic exchange.
+            wake.wake()
         }
     }
 
@@ -107,7 +105,6 @@ public final class LogWriter: Sendable {
     public func flush() {
         writing.withLock { batches in
             let batch = state.withLock { state -> [UInt8] in
-                state.wakePending = false
                 guard !state.buffer.isEmpty else { return [] }
                 let taken = state.buffer
                 state.buffer = []
@@ -126,6 +123,6 @@ public final class LogWriter: Sendable {
     public func close() {
         state.withLock { $0.closed = true }
         flush()
-        wake.signal()
+        wake.wake()
     }
 }

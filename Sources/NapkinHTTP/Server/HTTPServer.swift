@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Dispatch
 import Foundation
+@_spi(Napkin) import NapkinSupport
 import Synchronization
 @_spi(Napkin) import NapkinSupport
 
@@ -71,18 +72,20 @@ public final class HTTPServer: Sendable {
                 headTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.connectionTimeout, log: log)
             let cls = Unmanaged.passRetained(core).toOpaque()
             var daemons: [OpaquePointer] = []
-            var wakeDescriptors: [Int32] = []
+            var wakeups: [Wakeup] = []
+            let share = HTTPServer.share(of: acceptLimit, configuration)
             do {
-                daemons = try HTTPServer.startDaemons(configuration, acceptLimit: acceptLimit, cls: cls)
+                daemons = try HTTPServer.startDaemons(configuration, share: share, cls: cls)
                 // Everything that can fail, before any loop's thread starts.
-                for _ in daemons { wakeDescriptors.append(try ServerLoop.makeWakeDescriptor()) }
+                for _ in daemons { wakeups.append(try ServerLoop.makeWakeup()) }
             } catch {
-                for descriptor in wakeDescriptors { close(descriptor) }
                 for daemon in daemons { MHD_stop_daemon(daemon) }
                 Unmanaged<ServerCore>.fromOpaque(cls).release()
                 throw error
             }
-            state.loops = zip(daemons, wakeDescriptors).map { ServerLoop(daemon: $0, wakeDescriptor: $1, heads: [core.firstHeads, core.nextHeads]) }
+            state.loops = zip(daemons, wakeups).map {
+                ServerLoop(daemon: $0, connectionLimit: share, wakeup: $1, heads: [core.firstHeads, core.nextHeads])
+            }
             state.port = Int(napkin_daemon_port(daemons[0]))
             state.core = core
             MemoryReturn.pinThreshold
@@ -92,18 +95,23 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// The connections each loop's daemon may hold: a full daemon stops
+    /// accepting and leaves new connections to the others.
+    private static func share(of acceptLimit: Int, _ configuration: ServerConfiguration) -> Int {
+        let count = max(1, configuration.workerThreads)
+        return (acceptLimit + count - 1) / count
+    }
+
     /// One daemon per loop thread: the first binds the address, the others
-    /// share its listening socket, and each takes its share of the connections.
-    private static func startDaemons(_ configuration: ServerConfiguration, acceptLimit: Int, cls: UnsafeMutableRawPointer) throws -> [OpaquePointer] {
+    /// share its listening socket, and each takes `share` of the connections.
+    private static func startDaemons(_ configuration: ServerConfiguration, share: Int, cls: UnsafeMutableRawPointer) throws -> [OpaquePointer] {
         let count = max(1, configuration.workerThreads)
         let timeout = max(1, Int(configuration.connectionTimeout.components.seconds))
-        // A full daemon stops accepting and leaves new connections to the others.
-        let share = (acceptLimit + count - 1) / count
         var daemons: [OpaquePointer] = []
         for index in 0..<count {
             errno = 0
             let daemon = napkin_start_daemon(
-                configuration.host, UInt16(clamping: configuration.port),
+                ServerLoop.backend == .epoll ? 1 : 0, configuration.host, UInt16(clamping: configuration.port),
                 index == 0 ? -1 : Int32(napkin_daemon_listen_fd(daemons[0])),
                 UInt32(share), UInt32(timeout), memoryLimit(configuration), 1024,
                 Callbacks.accept, cls, Callbacks.access, cls, Callbacks.completed, cls,
@@ -185,12 +193,17 @@ public final class HTTPServer: Sendable {
     }
 
     private static func raiseFileLimit(to wanted: Int) {
+        #if os(Linux)
+        let resource = Int32(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        guard getrlimit(resource, &limit) == 0 else { return }
         let target = min(rlim_t(wanted), limit.rlim_max)
         if limit.rlim_cur < target {
             limit.rlim_cur = target
-            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            _ = setrlimit(resource, &limit)
         }
     }
 }

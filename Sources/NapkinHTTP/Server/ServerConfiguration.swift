@@ -6,9 +6,10 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// The port; `0` picks a free ephemeral port (read it from ``HTTPServer/port`` after start).
     public var port: Int
-    /// Event-loop threads, each running a libmicrohttpd daemon in epoll mode over its share
-    /// of the connections (they share one listening socket). Handlers start on these threads
-    /// and should not run long there: connections are suspended while handlers await.
+    /// Event-loop threads, each running a libmicrohttpd daemon over its share of the
+    /// connections (they share one listening socket), waiting on epoll on Linux and on
+    /// `poll` elsewhere. Handlers start on these threads and should not run long there:
+    /// connections are suspended while handlers await.
     public var workerThreads: Int
     /// The most open connections napkin serves. Idle event streams count, so size it for
     /// them (the default fits 10,000 live tabs with room to spare). Past it, a few more

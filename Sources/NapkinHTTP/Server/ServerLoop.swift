@@ -1,23 +1,35 @@
 import CMicroHTTPD
 import Foundation
 @_spi(Napkin) import NapkinSupport
-import Synchronization
 
 /// One libmicrohttpd daemon and the thread that runs it: napkin's own event
-/// loop around libmicrohttpd's epoll set.
+/// loop around libmicrohttpd.
 ///
-/// The thread waits on the daemon's epoll descriptor and on an `eventfd` of
-/// its own, then lets libmicrohttpd do whatever is ready (`MHD_run`, which
-/// never blocks). Driving the daemon from outside, instead of with
-/// libmicrohttpd's internal threads, is what makes epoll usable: the internal
-/// epoll loop of libmicrohttpd 0.9.75 can go back to sleep with ready
-/// connections unserved when exactly 128 became ready at once.
+/// The thread waits on the daemon's descriptors (its epoll set on Linux, or
+/// each of them through `poll` in the portable loop: see ``Backend``) and on
+/// a ``Wakeup`` of its own, then lets libmicrohttpd do whatever is ready
+/// (`MHD_run`, or `MHD_run_from_select` on what `poll` found; neither
+/// blocks). Driving the daemon from outside, instead of with libmicrohttpd's
+/// internal threads, is what makes epoll usable: the internal epoll loop of
+/// libmicrohttpd 0.9.75 can go back to sleep with ready connections
+/// unserved when exactly 128 became ready at once.
 ///
 /// A connection resumed from another thread (a handler's response, a
 /// stream's next event) must be followed by ``wake()``: libmicrohttpd does not
-/// wake a loop it does not run itself. Wake-ups are coalesced: a burst of ten
-/// thousand resumes costs one `eventfd` write per turn of the loop.
+/// wake a loop it does not run itself. Wake-ups are coalesced (see ``Wakeup``).
 final class ServerLoop: Sendable, LoopWaking {
+    /// How a loop waits on its daemon, chosen when napkin is compiled
+    /// (`ServerLoop+Epoll.swift`, `ServerLoop+Poll.swift`).
+    enum Backend: String, Sendable {
+        /// libmicrohttpd's epoll set, one descriptor for every connection: Linux.
+        case epoll
+        /// `poll` over the descriptors libmicrohttpd lists each turn: other
+        /// platforms, and Linux built with `-Xswiftc -DNAPKIN_PORTABLE_LOOP`.
+        /// libmicrohttpd lists them as `select` sets, so it serves a
+        /// connection only while its descriptor is below `FD_SETSIZE` (1024).
+        case poll
+    }
+
     private struct Control {
         var quiesce: [CheckedContinuation<Int32, Never>] = []
         var stop: CheckedContinuation<Void, Never>?
@@ -25,40 +37,35 @@ final class ServerLoop: Sendable, LoopWaking {
     }
 
     let daemon: UInt
-    private let wakeDescriptor: Int32
-    private let wakePending = Atomic<Bool>(false)
+    private let wakeup: Wakeup
+    /// Connections the daemon may hold (its share of the server's).
+    private let connectionLimit: Int
     private let control = Locked(Control())
     let jobs = Locked(LoopJobs())
     /// The server's connections waiting for a head; the loop enforces their deadline.
     private let heads: [HeadDeadlines]
 
     /// Starts the loop's thread for `daemon` (an `MHD_Daemon` started for
-    /// external epoll), woken through `wakeDescriptor` (from
-    /// ``makeWakeDescriptor()``), which the loop then owns; it shuts down
-    /// connections past the head deadline of `heads`.
-    init(daemon: OpaquePointer, wakeDescriptor: Int32, heads: [HeadDeadlines] = []) {
+    /// ``backend``, allowed `connectionLimit` connections), woken
+    /// through `wakeup` (from ``makeWakeup()``); it shuts down connections
+    /// past the head deadline of `heads`.
+    init(daemon: OpaquePointer, connectionLimit: Int, wakeup: Wakeup, heads: [HeadDeadlines] = []) {
         self.daemon = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(daemon)))
-        self.wakeDescriptor = wakeDescriptor
+        self.connectionLimit = connectionLimit
+        self.wakeup = wakeup
         self.heads = heads
         let thread = Thread { [self] in run() }
         thread.name = "napkin-http"
         thread.start()
     }
 
-    /// Closed only when nothing can wake the loop any more: requests and
-    /// streams hold their loop, so a late wake never writes to a number the
-    /// process has since given to another file.
-    deinit {
-        close(wakeDescriptor)
-    }
-
-    /// A descriptor for a loop to be woken through.
-    static func makeWakeDescriptor() throws -> Int32 {
-        let descriptor = napkin_wake_descriptor()
-        guard descriptor >= 0 else {
-            throw HTTPServerError("cannot create a server loop's wake-up descriptor: \(String(cString: strerror(errno)))")
+    /// A wakeup for a loop, or the reason there is none.
+    static func makeWakeup() throws -> Wakeup {
+        do {
+            return try Wakeup()
+        } catch {
+            throw HTTPServerError("cannot create a server loop's wakeup: \(error)")
         }
-        return descriptor
     }
 
     var daemonPointer: OpaquePointer { OpaquePointer(bitPattern: daemon)! }
@@ -72,9 +79,7 @@ final class ServerLoop: Sendable, LoopWaking {
     /// Makes the loop look at its daemon again soon: after resuming one of
     /// its connections, or to take a request from ``quiesce()`` or ``stop()``.
     func wake() {
-        guard !wakePending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        var one: UInt64 = 1
-        _ = write(wakeDescriptor, &one, 8)
+        wakeup.wake()
     }
 
     /// Stops accepting connections (on the loop's thread, where the daemon
@@ -103,20 +108,13 @@ final class ServerLoop: Sendable, LoopWaking {
     private func run() {
         pthread_setspecific(ServerLoop.currentKey, Unmanaged.passUnretained(self).toOpaque())
         let daemon = daemonPointer
-        var descriptors = [
-            pollfd(fd: napkin_daemon_epoll_fd(daemon), events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0),
-        ]
+        var watch = DaemonWatch(daemon: daemon, connectionLimit: connectionLimit, wakeup: wakeup)
         var nextHeadDeadline: Int32 = -1
         while true {
-            _ = poll(&descriptors, 2, ServerLoop.sooner(napkin_daemon_wait_ms(daemon), nextHeadDeadline))
-            if descriptors[1].revents != 0 {
-                var count: UInt64 = 0
-                _ = read(wakeDescriptor, &count, 8)
-            }
-            // Cleared before the run: a resume that lands during it wakes the next turn.
-            wakePending.store(false, ordering: .sequentiallyConsistent)
-            MHD_run(daemon)
+            let woken = watch.wait(milliseconds: ServerLoop.sooner(napkin_daemon_wait_ms(daemon), nextHeadDeadline))
+            // Consumed before the run: a resume that lands during it wakes the next turn.
+            wakeup.consume(readable: woken)
+            watch.run()
             nextHeadDeadline = heads.reduce(-1) { ServerLoop.sooner($0, $1.expire()) }
             runJobs()
             if handleRequests(daemon) { break }

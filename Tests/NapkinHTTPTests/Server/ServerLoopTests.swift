@@ -1,8 +1,10 @@
+import CMicroHTTPD
 import Foundation
+@_spi(Napkin) import NapkinSupport
 import Testing
 @testable import NapkinHTTP
 
-/// napkin's own loop around libmicrohttpd's epoll set.
+/// napkin's own loop around libmicrohttpd (its epoll set, or the portable loop's `poll`).
 @Suite(.timeLimit(.minutes(1))) struct ServerLoopTests {
     /// A handler that holds the loop's thread until the test lets it go.
     final class Gate: Sendable {
@@ -83,5 +85,32 @@ import Testing
             #expect(closed)
             #expect(servedAfterClose == 200)
         }
+    }
+
+    // Which loop this build runs, stated in the test's name so that a log
+    // shows it: the portable stage builds with NAPKIN_PORTABLE_LOOP and
+    // requires the second name among the passed tests.
+    #if os(Linux) && !NAPKIN_PORTABLE_LOOP
+    @Test func thisBuildRunsTheEpollLoop() async throws {
+        #expect(ServerLoop.backend == .epoll)
+        #expect(Wakeup.Backend.preferred == .eventfd)
+        #expect(try await Self.daemonMode() == "epoll")
+    }
+    #else
+    @Test func thisBuildRunsThePortablePollLoop() async throws {
+        #expect(ServerLoop.backend == .poll)
+        #expect(Wakeup.Backend.preferred == .pipe)
+        #expect(try await Self.daemonMode() == "no epoll")
+    }
+    #endif
+
+    /// Whether the daemon that serves a request keeps an epoll set, asked on its own loop.
+    private static func daemonMode() async throws -> String {
+        var router = HTTPRouter()
+        router.get("/mode") { _ in
+            guard let loop = ServerLoop.current else { return .text("not on a loop") }
+            return .text(napkin_daemon_epoll_fd(loop.daemonPointer) >= 0 ? "epoll" : "no epoll")
+        }
+        return try await withServer(router) { server in try await fetch(server.port, "/mode").text }
     }
 }
