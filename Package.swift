@@ -22,6 +22,7 @@ let package = Package(
     products: [
         .library(name: "napkin", targets: ["napkin"]),
         .library(name: "NapkinHTTP", targets: ["NapkinHTTP"]),
+        .library(name: "NapkinStorage", targets: ["NapkinStorage"]),
         .library(name: "NapkinWeb", targets: ["NapkinWeb"]),
         .library(name: "NapkinTesting", targets: ["NapkinTesting"]),
         .library(name: "NapkinRedis", targets: ["NapkinRedis"]),
@@ -40,10 +41,14 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
         .target(name: "NapkinHTTP", dependencies: ["CMicroHTTPD", "NapkinSupport"], swiftSettings: strict),
+        // What outlives a process or is shared between processes (session
+        // records, the message bus, leases), apart from the web server, so a
+        // store's adapter (NapkinRedis) builds without it.
+        .target(name: "NapkinStorage", dependencies: ["napkin", "NapkinSupport"], swiftSettings: strict),
         // napkin.js is compiled into the module (see Sources/NapkinWeb/App/ClientScript.swift).
         .target(
             name: "NapkinWeb",
-            dependencies: ["napkin", "NapkinHTTP", "NapkinSupport"],
+            dependencies: ["napkin", "NapkinStorage", "NapkinHTTP", "NapkinSupport"],
             resources: [.embedInCode("Resources/napkin.js")],
             swiftSettings: strict
         ),
@@ -52,7 +57,7 @@ let package = Package(
         ),
         // libhiredis-dev; see Sources/CHiredis/shim.h for why no pkgConfig.
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
-        .target(name: "NapkinRedis", dependencies: ["napkin", "NapkinWeb", "NapkinSupport", "CHiredis"], swiftSettings: strict),
+        .target(name: "NapkinRedis", dependencies: ["napkin", "NapkinStorage", "NapkinSupport", "CHiredis"], swiftSettings: strict),
         .target(name: "NapkinJemalloc", linkerSettings: releaseAllocator),
         .executableTarget(
             name: "RibHouse",
@@ -78,15 +83,17 @@ let package = Package(
                     .writeToPackageDirectory(reason: "Writes the new napkin's files into a target's folder and its test into a test target's folder")
                 ])
         ),
+        .testTarget(name: "NapkinSupportTests", dependencies: ["NapkinSupport"], swiftSettings: strict),
         .testTarget(name: "napkinTests", dependencies: ["napkin", "NapkinSupport"], swiftSettings: strict),
         .testTarget(name: "NapkinHTTPTests", dependencies: ["NapkinHTTP", "NapkinSupport"], swiftSettings: strict),
+        .testTarget(name: "NapkinStorageTests", dependencies: ["NapkinStorage", "napkin", "NapkinSupport"], swiftSettings: strict),
         .testTarget(
             name: "NapkinWebTests",
             dependencies: ["napkin", "NapkinWeb", "NapkinHTTP", "NapkinTesting", "NapkinSupport"],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "NapkinRedisTests", dependencies: ["NapkinRedis", "NapkinWeb", "NapkinSupport"], swiftSettings: strict
+            name: "NapkinRedisTests", dependencies: ["NapkinRedis", "NapkinStorage", "NapkinSupport"], swiftSettings: strict
         ),
         .testTarget(
             name: "RibHouseTests",

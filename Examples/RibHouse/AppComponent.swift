@@ -6,7 +6,8 @@ import napkin
 /// One instance serves every session, so the services here fan out to every
 /// browser: the pit, the announcements, the specials board. Per-session
 /// state (who is signed in) lives in ``SessionComponent``.
-final class AppComponent: Component<any EmptyDependency>, SessionDependency {
+final class AppComponent: Component<any EmptyDependency>, SessionDependency, @unchecked Sendable {
+    // Safe to share: every stored property is immutable and Sendable.
     let specialsService: SpecialsService
     private let pitInterval: Duration
     /// How the app's processes reach each other (this process alone by default).
@@ -33,7 +34,7 @@ final class AppComponent: Component<any EmptyDependency>, SessionDependency {
     /// The header's pit line: the same on every signed-in page, so it is
     /// rendered once per change for all of them, not once per tab. It
     /// follows the pit from ``RibHouseApp/followServices()``.
-    var pitLine: SharedFragment<PitState> {
+    @MainActor var pitLine: SharedFragment<PitState> {
         shared {
             SharedFragment("pit", initial: PitSimulator.opening()) { pit in
                 "<p class=\"pit-header\" role=\"status\">\(pit.headline)</p>"
@@ -45,7 +46,7 @@ final class AppComponent: Component<any EmptyDependency>, SessionDependency {
     /// fragment for every signed-in tab rather than a napkin, an
     /// observation and a subscription per tab. It follows the specials from
     /// ``RibHouseApp/followServices()``.
-    var specialsBoard: SharedFragment<[Special]> {
+    @MainActor var specialsBoard: SharedFragment<[Special]> {
         shared {
             SharedFragment("specials", initial: specialsService.specials) { specials in
                 let dishes = specials.map { special -> HTML in

@@ -4,8 +4,8 @@ import napkin
 /// What the session scope needs from the app: the app-wide services.
 protocol SessionDependency: Dependency {
     var pitService: PitService { get }
-    var pitLine: SharedFragment<PitState> { get }
-    var specialsBoard: SharedFragment<[Special]> { get }
+    @MainActor var pitLine: SharedFragment<PitState> { get }
+    @MainActor var specialsBoard: SharedFragment<[Special]> { get }
     var announcements: EventBroadcaster<Announcement> { get }
 }
 
@@ -13,7 +13,9 @@ protocol SessionDependency: Dependency {
 /// once per session. Its `authService` is `shared`, so every tab of a
 /// session sees the same guest: signing out in one tab signs out the
 /// others, live — and signing in one browser signs in no other.
-final class SessionComponent: Component<any SessionDependency>, LaunchNapkinDependency {
+final class SessionComponent: Component<any SessionDependency>, LaunchNapkinDependency, @unchecked Sendable {
+    // Safe to share: its one stored property is immutable and Sendable.
+
     /// The session's record, which outlives this process.
     let values: SessionValues
 
@@ -24,7 +26,7 @@ final class SessionComponent: Component<any SessionDependency>, LaunchNapkinDepe
 
     var authService: any AuthService { shared { BarbecueAuthService(values: values) } }
     var pitService: PitService { dependency.pitService }
-    var pitLine: SharedFragment<PitState> { dependency.pitLine }
-    var specialsBoard: SharedFragment<[Special]> { dependency.specialsBoard }
+    @MainActor var pitLine: SharedFragment<PitState> { dependency.pitLine }
+    @MainActor var specialsBoard: SharedFragment<[Special]> { dependency.specialsBoard }
     var announcements: EventBroadcaster<Announcement> { dependency.announcements }
 }

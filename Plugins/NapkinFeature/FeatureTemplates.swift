@@ -15,8 +15,8 @@ extension Names {
 
             /// Builds \(name) afresh each time its parent attaches it. It reports nothing
             /// upward, so it takes no listener.
-            final class \(prefix)Builder: Builder<any \(prefix)Dependency> {
-                func build() -> ViewableRouter<\(prefix)Interactor, \(prefix)ViewController> {
+            final class \(prefix)Builder: Builder<any \(prefix)Dependency>, @unchecked Sendable {
+                @MainActor func build() -> ViewableRouter<\(prefix)Interactor, \(prefix)ViewController> {
                     let presenter = \(prefix)Presenter()
                     let interactor = \(prefix)Interactor(presenter: presenter)
                     return ViewableRouter(interactor: interactor, viewController: \(prefix)ViewController(presenter: presenter, listener: interactor))
@@ -89,8 +89,8 @@ extension Names {
             protocol \(prefix)Dependency: Dependency {}
 
             /// Builds \(name), a napkin without a view: its router is napkin's own `Router`.
-            final class \(prefix)Builder: Builder<any \(prefix)Dependency> {
-                func build(listener: any \(prefix)Listener) -> Router<\(prefix)Interactor> {
+            final class \(prefix)Builder: Builder<any \(prefix)Dependency>, @unchecked Sendable {
+                @MainActor func build(listener: any \(prefix)Listener) -> Router<\(prefix)Interactor> {
                     Router(interactor: \(prefix)Interactor(listener: listener))
                 }
             }

@@ -39,17 +39,23 @@ struct ParentHint {
         let builder = "\(child.variable)Builder"
         var steps: [String] = []
 
+        // Said where a dependency is provided: a service shared from the
+        // app's component reaches every browser.
+        let perUser = """
+            A service holding one person's data (who is signed in, a cart) is shared from the session's
+            component (NapkinApp's session scope), never the app's, which every browser shares.
+            """
         if let place = place(of: "\(p)Component") {
             steps.append("""
                 \(parent.name)'s component provides \(child.name)'s dependency\(place):
                     final class \(p)Component: …, \(c)Dependency
-                """)
+                """ + "\n" + perUser)
         } else {
             steps.append("""
                 \(parent.name) has no component yet: add one and make it in \(p)Builder.build:
-                    final class \(p)Component: Component<any \(p)Dependency>, \(c)Dependency {}
+                    final class \(p)Component: Component<any \(p)Dependency>, \(c)Dependency, @unchecked Sendable {}
                     let component = \(p)Component(dependency: dependency)
-                """)
+                """ + "\n" + perUser)
         }
 
         let keep = """

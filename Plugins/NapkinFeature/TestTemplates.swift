@@ -19,7 +19,7 @@ extension Names {
         @MainActor
         struct \#(suite) {
             /// The scope \#(name) is built from: provide its dependency here.
-            final class Scope: Component<any EmptyDependency>, \#(prefix)Dependency {}
+            final class Scope: Component<any EmptyDependency>, \#(prefix)Dependency, @unchecked Sendable {}
 
             final actor HostInteractor: Interactable {
                 nonisolated let lifecycle = InteractorLifecycle()
@@ -92,7 +92,7 @@ extension Names {
         @MainActor
         struct \(suite) {
             /// The scope \(name) is built from: provide its dependency here.
-            final class Scope: Component<any EmptyDependency>, \(prefix)Dependency {}
+            final class Scope: Component<any EmptyDependency>, \(prefix)Dependency, @unchecked Sendable {}
 
             /// The parent's interactor, which \(name) reports to.
             final actor ParentInteractor: Interactable, \(prefix)Listener {

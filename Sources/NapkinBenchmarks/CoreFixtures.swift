@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import NapkinHTTP
+import NapkinSupport
 import Synchronization
 import napkin
 
@@ -61,41 +62,24 @@ actor FloorActor {
 /// Counts subscribers down for one round and resumes the waiting sender
 /// when the last one arrives — no polling.
 final class Rendezvous: Sendable {
-    private struct Slot {
-        var done = false
-        var continuation: CheckedContinuation<Void, Never>?
-    }
-
     private let remaining = Atomic(0)
-    private let slot = Mutex(Slot())
+    private let round = Mutex(Promise<Void>())
 
     /// Starts a round that ends after `count` hits.
     func arm(_ count: Int) {
-        slot.withLock { $0 = Slot() }
+        round.withLock { $0 = Promise() }
         remaining.store(count, ordering: .sequentiallyConsistent)
     }
 
     /// One subscriber got the value.
     func hit() {
         guard remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
-        let continuation = slot.withLock { slot -> CheckedContinuation<Void, Never>? in
-            slot.done = true
-            defer { slot.continuation = nil }
-            return slot.continuation
-        }
-        continuation?.resume()
+        round.withLock { $0 }.resolve(())
     }
 
     /// Returns once the round's last hit arrived.
     func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = slot.withLock { slot -> Bool in
-                if slot.done { return true }
-                slot.continuation = continuation
-                return false
-            }
-            if done { continuation.resume() }
-        }
+        await round.withLock { $0 }.value()
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import NapkinHTTP
+import NapkinSupport
 import Synchronization
 
 /// The http suite: NapkinHTTP against libmicrohttpd driven from plain C (the
@@ -208,13 +209,11 @@ enum HTTPBenchmarks {
     /// measures this process's CPU per request: for a server that runs
     /// in-process.
     static func measureAsync(port: Int, path: String, seconds: Int = 5, headers: [String] = []) async throws -> Run {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result {
-                    try measure(pid: nil) { try wrk(port: port, path: path, seconds: seconds, headers: headers) }
-                })
-            }
+        let run = Promise<Result<Run, any Error>>()
+        Thread.detachNewThread {
+            run.resolve(Result { try measure(pid: nil) { try wrk(port: port, path: path, seconds: seconds, headers: headers) } })
         }
+        return try await run.value().get()
     }
 
     static func progress(_ text: String) {

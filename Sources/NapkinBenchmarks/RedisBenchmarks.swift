@@ -1,7 +1,6 @@
 import Foundation
 import NapkinHTTP
 import NapkinRedis
-import NapkinTesting
 import NapkinWeb
 import napkin
 

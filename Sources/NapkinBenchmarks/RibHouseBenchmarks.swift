@@ -95,18 +95,22 @@ enum RibHouseBenchmarks {
             let ratios = runs.map { r in zip(r, runs[0]).map { $0.rps / max($1.rps, 1) }.sorted()[rounds / 2] }
             return (best, ratios)
         }
-        let file = try sideBySide([(floor, "/static/file"), (rib, staticPath)])
-        let pit = try sideBySide([(floor, "/"), (rib, "/api/pit")])
+        // Two floors for the file: the same bytes from memory (what a cache
+        // can reach) and read from disk per request.
+        let file = try sideBySide([(floor, "/memory/file"), (rib, staticPath), (floor, "/static/file")])
+        let pit = try sideBySide([(floor, "/memory/file"), (rib, "/api/pit"), (floor, "/")])
 
         var table = Table(
             "Rib House as shipped vs libmicrohttpd from C (each server pinned to core 0, wrk -t1 -c50 on core 1, \(rounds) alternating rounds × \(seconds) s)",
-            columns: ["case", "C req/s (best)", "Rib House req/s (best)", "best/best", "median round ratio", "target", "C µs CPU/req", "Rib House µs CPU/req"])
+            columns: ["case", "floor req/s (best)", "measured req/s (best)", "best/best", "median round ratio", "target", "floor µs CPU/req", "measured µs CPU/req"])
         func row(_ name: String, _ c: HTTPBenchmarks.Run, _ n: HTTPBenchmarks.Run, median: Double, target: String) {
             table.add(name, fmt(c.rps, 0), fmt(n.rps, 0), fmt(n.rps / c.rps, 2) + "x", fmt(median, 2) + "x", target,
                       fmt(c.cpuPerRequest), fmt(n.cpuPerRequest))
         }
-        row("static file \(staticPath) (\(size) B)", file.best[0], file.best[1], median: file.medianRatio[1], target: "≥ 0.80x")
-        row("GET /api/pit vs C plain text", pit.best[0], pit.best[1], median: pit.medianRatio[1], target: "≥ 0.50x")
+        row("static file \(staticPath) (\(size) B) vs C from memory", file.best[0], file.best[1], median: file.medianRatio[1], target: "≥ 0.85x")
+        row("C reading the file per request vs C from memory", file.best[0], file.best[2], median: file.medianRatio[2], target: "(floor)")
+        row("GET /api/pit vs C file from memory", pit.best[0], pit.best[1], median: pit.medianRatio[1], target: "≥ 0.70x")
+        row("C plain text vs C file from memory", pit.best[0], pit.best[2], median: pit.medianRatio[2], target: "(floor)")
         table.print()
 
         // The access log: on against off, both loaded at the same moment, over

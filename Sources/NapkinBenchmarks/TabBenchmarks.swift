@@ -1,4 +1,3 @@
-import Foundation
 import NapkinHTTP
 import NapkinTesting
 import NapkinWeb

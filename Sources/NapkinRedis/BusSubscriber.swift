@@ -1,6 +1,6 @@
 import Foundation
+import NapkinStorage
 @_spi(Napkin) import NapkinSupport
-import NapkinWeb
 import napkin
 
 #if canImport(Glibc)
@@ -28,7 +28,7 @@ final class BusSubscriber: Sendable {
 
     fileprivate struct Waiter {
         let channel: String
-        let continuation: CheckedContinuation<Void, Never>
+        let subscribed: Promise<Void>
     }
 
     private struct State {
@@ -42,7 +42,7 @@ final class BusSubscriber: Sendable {
         var started = false
         var stopping = false
         var exited = false
-        var exitWaiters: [CheckedContinuation<Void, Never>] = []
+        var exitWaiters: [Promise<Void>] = []
     }
 
     // Shared by subscribers, terminating streams and the thread; a pthread
@@ -76,20 +76,17 @@ final class BusSubscriber: Sendable {
             return state.nextID
         }
         continuation.onTermination = { [weak self] _ in self?.remove(id, from: channel) }
-        await withCheckedContinuation { (ready: CheckedContinuation<Void, Never>) in
-            let (accepted, start) = state.withLock { state -> (Bool, Bool) in
-                guard !state.stopping else { return (false, false) }
-                if state.channels[channel] == nil { state.changed = true }
-                state.channels[channel, default: [:]][id] = Entry(continuation: continuation)
-                state.newWaiters.append(Waiter(channel: channel, continuation: ready))
-                let start = !state.started
-                state.started = true
-                return (true, start)
-            }
-            guard accepted else {
-                ready.resume()
-                return
-            }
+        let ready = Promise<Void>()
+        let (accepted, start) = state.withLock { state -> (Bool, Bool) in
+            guard !state.stopping else { return (false, false) }
+            if state.channels[channel] == nil { state.changed = true }
+            state.channels[channel, default: [:]][id] = Entry(continuation: continuation)
+            state.newWaiters.append(Waiter(channel: channel, subscribed: ready))
+            let start = !state.started
+            state.started = true
+            return (true, start)
+        }
+        if accepted {
             if start {
                 Thread.detachNewThread { [self] in
                     Thread.current.name = "napkin redis bus"
@@ -98,6 +95,7 @@ final class BusSubscriber: Sendable {
             } else {
                 wake.wake()
             }
+            await ready.value()
         }
         if state.withLock({ $0.stopping }) { continuation.finish() }
         return stream
@@ -115,14 +113,13 @@ final class BusSubscriber: Sendable {
     /// Stops, and returns once the thread has ended.
     func stopAndWait() async {
         stop()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLock { state -> Bool in
-                if state.exited { return true }
-                state.exitWaiters.append(continuation)
-                return false
-            }
-            if done { continuation.resume() }
+        let exited = Promise<Void>()
+        let waiting = state.withLock { state -> Bool in
+            if state.exited { return false }
+            state.exitWaiters.append(exited)
+            return true
         }
+        if waiting { await exited.value() }
     }
 
     private func remove(_ id: UInt64, from channel: String) {
@@ -246,7 +243,7 @@ final class BusSubscriber: Sendable {
         for waiter in waiters where desired.contains(waiter.channel) {
             session.pending.append((waiter, session.sent[waiter.channel] ?? 0))
         }
-        for waiter in gone { waiter.continuation.resume() }
+        for waiter in gone { waiter.subscribed.resolve(()) }
         if !commands.isEmpty { try connection.send(commands) }
     }
 
@@ -281,7 +278,7 @@ final class BusSubscriber: Sendable {
                 return owed
             }
             for continuation in owed { continuation.yield(.reconnected) }
-            for waiter in ready { waiter.continuation.resume() }
+            for waiter in ready { waiter.subscribed.resolve(()) }
         default:
             break // unsubscribe acknowledgements, pongs
         }
@@ -299,7 +296,7 @@ final class BusSubscriber: Sendable {
             state.newWaiters = []
             return waiters
         }
-        for waiter in waiters + session.pending.map(\.waiter) { waiter.continuation.resume() }
+        for waiter in waiters + session.pending.map(\.waiter) { waiter.subscribed.resolve(()) }
         session.pending = []
     }
 
@@ -320,9 +317,9 @@ final class BusSubscriber: Sendable {
             state.exitWaiters = []
             return (streams, waiters, exitWaiters)
         }
-        for waiter in waiters + session.pending.map(\.waiter) { waiter.continuation.resume() }
+        for waiter in waiters + session.pending.map(\.waiter) { waiter.subscribed.resolve(()) }
         session.pending = []
         for continuation in streams { continuation.finish() }
-        for waiter in exitWaiters { waiter.resume() }
+        for waiter in exitWaiters { waiter.resolve(()) }
     }
 }

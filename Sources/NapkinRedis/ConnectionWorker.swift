@@ -5,12 +5,12 @@ import napkin
 /// One connection of a ``RedisClient`` and the thread that owns it. Commands
 /// queue here and run one at a time on that thread, so hiredis's blocking
 /// calls never hold a thread of Swift's cooperative pool; each caller is
-/// resumed through its continuation.
+/// gets its reply through a promise.
 final class ConnectionWorker: Sendable {
     private struct Job {
         let arguments: [[UInt8]]
         let queuedAt: ContinuousClock.Instant
-        let continuation: CheckedContinuation<RedisReply, any Error>
+        let reply: Promise<Result<RedisReply, any Error>>
     }
 
     private struct State {
@@ -19,7 +19,7 @@ final class ConnectionWorker: Sendable {
         var busy = false
         var stopping = false
         var exited = false
-        var exitWaiters: [CheckedContinuation<Void, Never>] = []
+        var exitWaiters: [Promise<Void>] = []
 
         var queued: Int { jobs.count - head }
 
@@ -54,14 +54,15 @@ final class ConnectionWorker: Sendable {
 
     /// Runs `arguments` on this connection.
     func run(_ arguments: [[UInt8]]) async throws -> RedisReply {
-        try await withCheckedThrowingContinuation { continuation in
-            let accepted = state.withLock { state -> Bool in
-                guard !state.stopping else { return false }
-                state.jobs.append(Job(arguments: arguments, queuedAt: .now, continuation: continuation))
-                return true
-            }
-            if accepted { wake.wake() } else { continuation.resume(throwing: RedisError.shutDown) }
+        let reply = Promise<Result<RedisReply, any Error>>()
+        let accepted = state.withLock { state -> Bool in
+            guard !state.stopping else { return false }
+            state.jobs.append(Job(arguments: arguments, queuedAt: .now, reply: reply))
+            return true
         }
+        guard accepted else { throw RedisError.shutDown }
+        wake.wake()
+        return try await reply.value().get()
     }
 
     /// Asks the thread to fail what is queued, close the connection and end.
@@ -73,14 +74,13 @@ final class ConnectionWorker: Sendable {
     /// Stops, and returns once the thread has closed the connection and ended.
     func stopAndWait() async {
         stop()
-        await withCheckedContinuation { continuation in
-            let done = state.withLock { state -> Bool in
-                if state.exited { return true }
-                state.exitWaiters.append(continuation)
-                return false
-            }
-            if done { continuation.resume() }
+        let exited = Promise<Void>()
+        let waiting = state.withLock { state -> Bool in
+            if state.exited { return false }
+            state.exitWaiters.append(exited)
+            return true
         }
+        if waiting { await exited.value() }
     }
 
     // MARK: The worker thread
@@ -104,9 +104,7 @@ final class ConnectionWorker: Sendable {
                     return
                 }
                 guard let job else { break }
-                job.continuation.resume(with: Result {
-                    try execute(job, connection: &connection, lastFailure: &lastFailure)
-                })
+                job.reply.resolve(Result { try execute(job, connection: &connection, lastFailure: &lastFailure) })
             }
         }
     }
@@ -141,7 +139,7 @@ final class ConnectionWorker: Sendable {
     }
 
     private func finish() {
-        let (jobs, waiters) = state.withLock { state -> ([Job], [CheckedContinuation<Void, Never>]) in
+        let (jobs, waiters) = state.withLock { state -> ([Job], [Promise<Void>]) in
             var jobs: [Job] = []
             while let job = state.next() { jobs.append(job) }
             state.busy = false
@@ -150,7 +148,7 @@ final class ConnectionWorker: Sendable {
             state.exitWaiters = []
             return (jobs, waiters)
         }
-        for job in jobs { job.continuation.resume(throwing: RedisError.shutDown) }
-        for waiter in waiters { waiter.resume() }
+        for job in jobs { job.reply.resolve(.failure(RedisError.shutDown)) }
+        for waiter in waiters { waiter.resolve(()) }
     }
 }

@@ -1,4 +1,4 @@
-import NapkinWeb
+import NapkinStorage
 
 /// A message bus over Redis pub/sub, shared by every process of the app.
 ///
@@ -10,7 +10,7 @@ import NapkinWeb
 /// share one more connection of the bus's own, opened with the first
 /// subscription and read by a thread of its own. When that connection
 /// fails, the bus reconnects (backing off up to a second), subscribes again
-/// and yields ``/NapkinWeb/BusDelivery/reconnected`` to every stream, once its channel
+/// and yields ``/NapkinStorage/BusDelivery/reconnected`` to every stream, once its channel
 /// is subscribed again.
 ///
 /// Streams buffer without a bound: consume them promptly.
@@ -81,7 +81,7 @@ public final class RedisBus: MessageBus {
 
     /// What is published on `channel` from now on. Returns once Redis has
     /// confirmed the subscription; when Redis cannot be reached it returns
-    /// at once, and the stream gets ``/NapkinWeb/BusDelivery/reconnected`` when the
+    /// at once, and the stream gets ``/NapkinStorage/BusDelivery/reconnected`` when the
     /// subscription is made. The subscription ends when the consumer stops
     /// iterating, and every stream ends at ``shutdown()``.
     public func subscribe(to channel: String) async -> AsyncStream<BusDelivery> {

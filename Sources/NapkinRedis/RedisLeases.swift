@@ -1,4 +1,4 @@
-import NapkinWeb
+import NapkinStorage
 
 /// Leases in Redis, one holder at a time across every process of the app:
 /// lease `name` is key `napkin:lease:<name>` holding its holder's name, with

@@ -1,5 +1,5 @@
+import NapkinStorage
 @_spi(Napkin) import NapkinSupport
-import NapkinWeb
 
 /// Session records in Redis, shared by every process of the app.
 ///

@@ -1,6 +1,6 @@
 import Foundation
+import NapkinStorage
 @_spi(Napkin) import NapkinSupport
-import NapkinWeb
 
 /// A session record as Redis holds it: the HMAC-SHA256 seal (64 hex digits)
 /// of the session id and the JSON, then the JSON of the token and values.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Where napkin reports misuse that it tolerates (attaching a child twice,
-/// detaching a stranger). Reports are made in debug builds only.
+/// detaching a stranger, a web view that is its own presenter but not
+/// `@Observable`). Reports are made in debug builds only.
 ///
 /// The default writes to standard error. Tests and apps can redirect the
 /// reports for the scope of a task with `Diagnostics.$handler.withValue`.
@@ -9,7 +10,8 @@ public enum Diagnostics {
     /// Receives each diagnostic in the current task; standard error when `nil`.
     @TaskLocal public static var handler: (@Sendable (String) -> Void)?
 
-    static func report(_ message: @autoclosure () -> String) {
+    /// Reports `message`; napkin's modules report through it.
+    package static func report(_ message: @autoclosure () -> String) {
         #if DEBUG
         let text = "napkin: " + message()
         if let handler {

@@ -1,10 +1,11 @@
 /// The component at the top of a tree: it has no parent, so its dependency
 /// is empty. Subclass it (or `Component<any EmptyDependency>`) for an
 /// app-wide component that owns shared services.
-@MainActor
-open class EmptyComponent: EmptyDependency {
+open class EmptyComponent: EmptyDependency, @unchecked Sendable {
+    // Safe to share: it has no state.
+
     /// Creates the empty root component.
-    public nonisolated init() {}
+    public init() {}
 }
 
 extension Component where DependencyType == any EmptyDependency {

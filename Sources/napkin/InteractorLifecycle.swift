@@ -172,18 +172,20 @@ public final class InteractorLifecycle: @unchecked Sendable {
         _ operation: @escaping @Sendable () async -> Void
     ) -> Task<Void, Never> {
         let activation = Self.activation
-        // Work bound while an event settles counts until it first waits
-        // for input (or ends): see `Settlement`.
+        // Work bound while an event settles counts until it ends or is
+        // parked on input: see `Settlement`.
         let token = Settlement.current?.enter()
+        let executor = token.flatMap { $0.settlement?.executor(for: $0) }
         let bound: Task<Void, Never>? = state.withLock { state in
             guard accepts(activation, state) else { return nil }
             let id = state.nextID
             state.nextID += 1
             // Made under the lock, so the task's own removal below always
-            // finds it registered.
-            let task = Task(priority: priority) { [weak self] in
+            // finds it registered. The task keeps its executor alive.
+            let task = Task(executorPreference: executor, priority: priority) { [weak self] in
                 if let token {
                     await Settlement.Token.$current.withValue(token) { await operation() }
+                    executor?.leave()
                     token.leave()
                 } else {
                     // Any token this task inherited belongs to a settlement

@@ -14,8 +14,8 @@ public protocol LaunchRouting: ViewableRouting {
     /// loads the router.
     func launch(from host: any LaunchHost) async
 
-    /// Tears the whole tree down: every interactor is deactivated, deepest
-    /// first, and every bound task cancelled, before this returns.
+    /// Tears the whole tree down: every interactor is deactivated, top down,
+    /// and every bound task cancelled, before this returns.
     func terminate() async
 }
 
@@ -32,8 +32,8 @@ open class LaunchRouter<InteractorType: Interactable, ViewControllerType>:
         await load()
     }
 
-    /// Deactivates the whole tree, deepest first; every bound task is
-    /// cancelled before this returns.
+    /// Deactivates the whole tree, top down; every bound task is cancelled
+    /// before this returns.
     public final func terminate() async {
         await deactivateSubtree()
     }

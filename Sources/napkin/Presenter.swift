@@ -8,8 +8,10 @@ public protocol Presentable: AnyObject, Sendable {}
 /// The base of a napkin's presenter: view state on the main actor,
 /// observable so views (and napkin's web layer) re-render when it changes.
 ///
-/// Subclasses re-annotate with `@Observable` so their own stored properties
-/// are tracked:
+/// It holds its view weakly: the view usually holds its presenter (to read
+/// its state), and the router keeps the view for the napkin's attached
+/// life. Subclasses re-annotate with `@Observable` so their own stored
+/// properties are tracked:
 ///
 /// ```swift
 /// @MainActor @Observable
@@ -20,11 +22,11 @@ public protocol Presentable: AnyObject, Sendable {}
 /// ```
 @MainActor
 @Observable
-open class Presenter<ViewControllerType>: Presentable {
-    /// The view this presenter feeds.
-    @ObservationIgnored public let viewController: ViewControllerType
+open class Presenter<ViewControllerType: AnyObject>: Presentable {
+    /// The view this presenter feeds; `nil` once the view is gone.
+    @ObservationIgnored public weak let viewController: ViewControllerType?
 
-    /// Creates a presenter for `viewController`.
+    /// Creates a presenter for `viewController`, which it holds weakly.
     public init(viewController: ViewControllerType) {
         self.viewController = viewController
     }

@@ -15,15 +15,15 @@ public protocol Routing: AnyObject, Sendable {
     /// Attaches `child`: activates its subtree, then loads it.
     func attachChild(_ child: any Routing) async
 
-    /// Detaches `child`: deactivates its whole subtree, deepest first, then
-    /// forgets it.
+    /// Detaches `child`: deactivates it (its interactor first, then its
+    /// subtree), then removes it from ``children``.
     func detachChild(_ child: any Routing) async
 
     /// Activates this router's interactor and those of its subtree, top down.
     func activateSubtree() async
 
-    /// Deactivates this router's subtree, deepest first, ending with its own
-    /// interactor.
+    /// Deactivates this router's interactor, then its children's subtrees,
+    /// the last attached first.
     func deactivateSubtree() async
 }
 
@@ -110,14 +110,19 @@ open class Router<InteractorType: Interactable>: Routing {
         await child.load()
     }
 
-    /// Detaches `child`: removes it from ``children``, then deactivates its
-    /// subtree, deepest first, and returns when that is done. Detaching a
-    /// router that is not a child does nothing.
+    /// Detaches `child`: deactivates it, then removes it from ``children``,
+    /// and returns when both are done. The child's `willResignActive()`
+    /// runs first, while it is still attached and its own children are still
+    /// active; then its subtree is deactivated. Detaching a router that is not
+    /// a child does nothing.
     public final func detachChild(_ child: any Routing) async {
         guard isChild(child) else {
             Diagnostics.report("\(type(of: child)) is not a child of \(type(of: self)); detachChild ignored")
             return
         }
+        await child.deactivateSubtree()
+        // A detach that ran while this one awaited has removed it already.
+        guard isChild(child) else { return }
         // Recently attached children are detached most often: search from the end.
         if let index = children.lastIndex(where: { $0 === child }) {
             children.remove(at: index)
@@ -126,7 +131,6 @@ open class Router<InteractorType: Interactable>: Routing {
             childIDs.remove(ObjectIdentifier(child))
             if children.count <= Self.childSearchLimit { childIDs = [] }
         }
-        await child.deactivateSubtree()
     }
 
     private func isChild(_ child: any Routing) -> Bool {
@@ -142,12 +146,13 @@ open class Router<InteractorType: Interactable>: Routing {
         }
     }
 
-    /// Deactivates the children's subtrees, the last attached first, then
-    /// this router's interactor.
+    /// Deactivates this router's interactor, then the children's subtrees,
+    /// the last attached first: each interactor's `willResignActive()` runs
+    /// while the napkins below it are still active.
     public final func deactivateSubtree() async {
+        await interactor.deactivate()
         for child in children.reversed() {
             await child.deactivateSubtree()
         }
-        await interactor.deactivate()
     }
 }

@@ -50,7 +50,7 @@ MiB = 1024 * KiB
 SESSION_CAP = 10_000
 STREAMS_PER_SESSION = 8
 BODY_BUDGET = 64 * MiB
-# README, "Memory per idle session": at most 16 KiB resident per idle session.
+# The Performance article (NapkinWeb), "The web layer": at most 16 KiB resident per idle session.
 SESSION_BUDGET = 16 * KiB
 # Rib House shows the newest three toasts (one burst must not bury the page).
 MAX_TOASTS = 3
@@ -943,7 +943,7 @@ def test_03_session_flood(server, user, attack, record):
                   f"memory kept growing past the session cap: +{mib(growth_past_cap)} MiB for "
                   f"{total - SESSION_CAP} sessions that should have replaced evicted ones")
     attack.expect(per_session <= SESSION_BUDGET, f"an idle session costs {per_session / KiB:.1f} KiB resident, "
-                                                 f"more than the README's {SESSION_BUDGET // KiB} KiB")
+                                                 f"more than the Performance article's {SESSION_BUDGET // KiB} KiB")
     # Flood sessions legitimately live until they expire: memory may stay up
     # by what the cap's worth of idle sessions costs, no more.
     bound = attack.baseline + SESSION_CAP * SESSION_BUDGET + margin(attack.baseline)

@@ -35,9 +35,22 @@ struct ArticleExamplesTests {
             copies: [("RoutingAndNavigation.swift", [1, 2])],
             fragments: [3: "a case of navigate(to:)", 4: "Rib House's root router", 5: "a presenter's extension"]),
         Article(
+            path: "napkin/napkin.docc/ComingFromIOS.md",
+            copies: [("ComingFromIOSTally.swift", [1])],
+            fragments: [2: "an app's start-up, with a root builder of its own"]),
+        Article(
             path: "NapkinWeb/NapkinWeb.docc/FormsAndValidation.md",
             copies: [("FormsAndValidation.swift", [1, 2, 3])],
             fragments: [:]),
+        Article(
+            path: "NapkinWeb/NapkinWeb.docc/Deploying.md",
+            copies: [],
+            fragments: [1: "an app's main.swift, with its components", 2: "NapkinRedis, which this target does not build",
+                        3: "LeasedWork around an app's service", 4: "the end of main.swift"]),
+        Article(
+            path: "NapkinWeb/NapkinWeb.docc/Security.md",
+            copies: [],
+            fragments: [1: "a route of an app's router"]),
     ]
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -10,7 +10,7 @@ import napkin
 @Suite("Forms and validation: the order form", .timeLimit(.minutes(1)))
 @MainActor
 struct FormsAndValidationTests {
-    final class Scope: Component<any EmptyDependency> {}
+    final class Scope: Component<any EmptyDependency>, @unchecked Sendable {}
 
     final actor HostInteractor: Interactable {
         nonisolated let lifecycle = InteractorLifecycle()

@@ -11,7 +11,7 @@ import napkin
 @Suite("Routing and navigation: the home page and its board", .timeLimit(.minutes(1)))
 @MainActor
 struct RoutingAndNavigationTests {
-    final class AppComponent: Component<any EmptyDependency>, RoutingExample.HomeDependency {
+    final class AppComponent: Component<any EmptyDependency>, RoutingExample.HomeDependency, @unchecked Sendable {
         var pitService: RoutingExample.PitService { shared { RoutingExample.PitService() } }
     }
 

@@ -10,7 +10,7 @@ import napkin
 @MainActor
 struct TheRingsTests {
     /// A component that gives the gauge its dependency, as a parent's would.
-    final class Scope: Component<any EmptyDependency>, GaugeDependency {
+    final class Scope: Component<any EmptyDependency>, GaugeDependency, @unchecked Sendable {
         var thermometer: Thermometer { shared { Thermometer() } }
     }
 

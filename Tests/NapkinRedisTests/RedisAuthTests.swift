@@ -1,5 +1,5 @@
 import NapkinRedis
-import NapkinWeb
+import NapkinStorage
 import Testing
 
 @Suite("Redis with a password", .timeLimit(.minutes(1)))

@@ -1,7 +1,7 @@
 import Foundation
 @testable import NapkinRedis
+import NapkinStorage
 @_spi(Napkin) import NapkinSupport
-import NapkinWeb
 import Testing
 import napkin
 

@@ -1,4 +1,4 @@
-import NapkinWeb
+import NapkinStorage
 import Testing
 @testable import NapkinRedis
 

@@ -1,4 +1,4 @@
-import NapkinWeb
+import NapkinStorage
 import Testing
 @_spi(Napkin) import NapkinSupport
 import NapkinRedis
@@ -64,7 +64,7 @@ struct RedisSessionRecordsTests {
     func touch() async throws {
         try await withRedisClient { _, client async throws in
             let records = RedisSessionRecords(client: client, secret: Self.secret)
-            try await records.save(SessionRecord(id: Self.id, csrfToken: Self.token), ttl: .seconds(2))
+            try await records.save(SessionRecord(id: Self.id, csrfToken: Self.token), ttl: .seconds(30))
             try await records.touch(id: Self.id, ttl: .seconds(600))
             let ttl = try await client.command(["PTTL", records.key(for: Self.id)]).integer ?? 0
             #expect(ttl > 500_000 && ttl <= 600_000)

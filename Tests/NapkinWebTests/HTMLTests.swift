@@ -46,12 +46,12 @@ struct HTMLTests {
 
 @Suite("Patch encoding", .timeLimit(.minutes(1)))
 struct PatchEncodingTests {
-    @Test("patches of one place with the same HTML share their encoded body; only the id line differs")
+    @Test("patches of one place with the same HTML share their encoded frame; only the id line differs")
     @MainActor
     func sharedBody() {
-        let first = String(decoding: Patch(id: "n-1", html: "<p>Pit 231°F</p>", sequence: 3).event, as: UTF8.self)
-        let later = String(decoding: Patch(id: "n-1", html: "<p>Pit 231°F</p>", sequence: 41).event, as: UTF8.self)
-        let other = String(decoding: Patch(id: "n-1", html: "<p>Pit 232°F</p>", sequence: 42).event, as: UTF8.self)
+        let first = String(decoding: Patch(id: "n-1", html: "<p>Pit 231°F</p>").frame.framed(id: 3), as: UTF8.self)
+        let later = String(decoding: Patch(id: "n-1", html: "<p>Pit 231°F</p>").frame.framed(id: 41), as: UTF8.self)
+        let other = String(decoding: Patch(id: "n-1", html: "<p>Pit 232°F</p>").frame.framed(id: 42), as: UTF8.self)
         #expect(first.hasPrefix("id: 3\nevent: patch\ndata: {"))
         #expect(first.dropFirst("id: 3\n".count) == later.dropFirst("id: 41\n".count))
         #expect(other.contains("232") && !other.contains("231"))
@@ -60,7 +60,7 @@ struct PatchEncodingTests {
     @Test("a patch's JSON decodes back to its id and html, with no raw angle brackets")
     func patchJSON() throws {
         let html = "<div class=\"napkin\" id=\"n-1\">\"quoted\" \\ back\nline\ttab \u{1} & 🔥 \u{2028}</div>"
-        let json = try #require(PatchTests.data(of: Patch(id: "n-1", html: html, sequence: 3).body))
+        let json = String(decoding: Patch(id: "n-1", html: html).data, as: UTF8.self)
         #expect(!json.contains("<") && !json.contains(">") && !json.contains("&"))
         let decoded = try JSONDecoder().decode([String: String].self, from: Data(json.utf8))
         #expect(decoded == ["id": "n-1", "html": html])
@@ -70,7 +70,7 @@ struct PatchEncodingTests {
         "\u{2028}", "\u{2029}", "€ …", "a\u{2029}b\u{2028}", "\u{2027}\u{202A}", "end €", "\u{E2}", "",
     ])
     func separators(text: String) throws {
-        let json = try #require(PatchTests.data(of: Patch(id: "n-1", html: text, sequence: 1).body))
+        let json = String(decoding: Patch(id: "n-1", html: text).data, as: UTF8.self)
         #expect(!json.contains("\u{2028}") && !json.contains("\u{2029}"))
         #expect(json.contains("€") == text.contains("€"))
         let decoded = try JSONDecoder().decode([String: String].self, from: Data(json.utf8))

@@ -17,11 +17,11 @@ struct ReadmeExamplesTests {
     }
 
     @Test("the copies match the README's Swift blocks, line for line",
-          arguments: [("The rings", "ReadmeRings.swift"), ("NapkinHTTP", "ReadmeNapkinHTTP.swift"), ("The web model", "ReadmeWebModel.swift"), ("Pages and routing", "ReadmePages.swift"),
-                      ("Deploying", "ReadmeDeploying.swift")])
+          arguments: [("The rings", "ReadmeRings.swift"), ("NapkinHTTP", "ReadmeNapkinHTTP.swift"), ("Forms and live updates", "ReadmeWebModel.swift"),
+                      ("Cluster", "ReadmeDeploying.swift")])
     func copiesMatchTheReadme(section: String, file: String) throws {
         let readme = try String(contentsOf: ReadmeCurlTests.readme, encoding: .utf8)
-        let start = try #require(readme.range(of: "\n## \(section)\n"))
+        let start = try #require(readme.range(of: "\n### \(section)\n"))
         let block = try #require(readme.range(of: "```swift\n", range: start.upperBound..<readme.endIndex))
         let end = try #require(readme.range(of: "\n```", range: block.upperBound..<readme.endIndex))
         let copyURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -101,25 +101,7 @@ struct ReadmeExamplesTests {
         #expect(first?.event == "tick" && first?.data == "1" && first?.id == "1")
     }
 
-    @Test("Pages and routing: each path shows its screen, a click swaps it in the same tab, an unknown path is a 404")
-    func pagesApp() async throws {
-        let app = NapkinApp(component: ReadmePages.SiteComponent(), configuration: NapkinConfiguration(layout: PageLayout(title: "Site"))) {
-            component in ReadmePages.SiteRouter(component: component)
-        }
-        var router = HTTPRouter()
-        app.mount(on: &router)
-        let client = TestClient(inProcess: router)
-        let menu = try await client.get("/")
-        #expect(menu.text.contains("<h1>Menu</h1>"))
-        let clock = try await menu.click(link: "Clock")
-        #expect(clock.text.contains("<h1>Clock</h1>") && !clock.text.contains("<h1>Menu</h1>"))
-        #expect(clock.tabID == menu.tabID)
-        #expect(try await client.tree(at: "/clock").napkinNames == ["Site", "ClockNapkin"])
-        #expect(try await client.get("/nowhere").status == 404)
-        await app.shutdown()
-    }
-
-    @Test("The web model: +1 shows 1, and the session's other tab gets the patch", arguments: RibHouseHarness.Mode.allCases)
+    @Test("Forms and live updates: +1 shows 1, and the session's other tab gets the patch", arguments: RibHouseHarness.Mode.allCases)
     func counterApp(mode: RibHouseHarness.Mode) async throws {
         let router = ReadmeWebModel.makeRouter()
         var server: HTTPServer?
@@ -129,7 +111,7 @@ struct ReadmeExamplesTests {
         }
         let client = server.map { TestClient(live: $0.port) } ?? TestClient(inProcess: router)
 
-        // The README's "Testing with NapkinTesting" snippet, as written.
+        // The README's "Testing" snippet, as written.
         let page = try await client.get("/")
         let stream = try await client.events()
         let otherTab = try await client.events()

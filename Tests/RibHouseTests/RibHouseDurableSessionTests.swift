@@ -94,16 +94,42 @@ struct RibHouseDurableSessionTests {
         #expect(back.form(withButton: loginButton)?.value(of: "_csrf") == welcome.form(withButton: loginButton)?.value(of: "_csrf"))
         await second.shutdown()
     }
+
+    @Test("a login whose value the store cannot save answers 503 with the same clear message, and nobody is signed in")
+    func loginWhileTheStoreRefusesWrites() async throws {
+        let records = SwitchableRecords()
+        let house = Self.house(records)
+        let guest = TestClient(inProcess: house.router)
+        let welcome = try await guest.get("/")
+        let id = try #require(await guest.sessionID)
+        records.refusesSaves = true
+        let refused = try await guest.submit(welcome, button: loginButton, fields: ["name": "Ada"], javascript: true)
+        #expect(refused.status == 503)
+        #expect(refused.text.contains("Sessions are unavailable right now"))
+        #expect(!refused.text.contains("Unreachable"), "the store's own error leaked")
+        records.refusesSaves = false
+        #expect(try await records.load(id: id)?.values["user"] == nil)
+        #expect(try await guest.get("/").text.contains(loginButton))
+        await house.shutdown()
+    }
 }
 
 /// A session store that can be switched off, as a store whose server went away.
 final class SwitchableRecords: SessionRecordStore {
     private let records = InMemorySessionRecords()
     private let down = Locked(false)
+    private let savesRefused = Locked(false)
 
     var isDown: Bool {
         get { down.withLock { $0 } }
         set { down.withLock { $0 = newValue } }
+    }
+
+    /// Whether saves fail while everything else works: a store that went
+    /// read-only.
+    var refusesSaves: Bool {
+        get { savesRefused.withLock { $0 } }
+        set { savesRefused.withLock { $0 = newValue } }
     }
 
     struct Unreachable: Error {}
@@ -119,6 +145,7 @@ final class SwitchableRecords: SessionRecordStore {
 
     func save(_ record: SessionRecord, ttl: Duration) async throws {
         try check()
+        if refusesSaves { throw Unreachable() }
         try await records.save(record, ttl: ttl)
     }
 

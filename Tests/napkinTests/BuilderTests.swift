@@ -27,9 +27,37 @@ private final class StagedBuilder: SimpleMultiStageComponentizedBuilder<LeafComp
     }
 }
 
+protocol GaugeDependency: Dependency {
+    var unit: String { get }
+}
+
+/// A feature's builder protocol, shaped as the reference shapes it.
+protocol GaugeBuildable: Buildable {
+    @MainActor func build(reading: Int) -> String
+}
+
+private final class GaugeParentComponent: Component<any EmptyDependency>, GaugeDependency, @unchecked Sendable {
+    // Safe to share: no stored state of its own.
+    var unit: String { "°F" }
+}
+
+private final class GaugeBuilder: Builder<any GaugeDependency>, GaugeBuildable, @unchecked Sendable {
+    // Safe to share: no stored state besides the immutable dependency.
+    @MainActor
+    func build(reading: Int) -> String { "\(reading) \(dependency.unit)" }
+}
+
 @Suite("Builders", .timeLimit(.minutes(1)))
 @MainActor
 struct BuilderTests {
+    @Test("a builder is Sendable: it crosses isolation, and builds on the main actor from its dependency")
+    func builderCrossesIsolation() async {
+        let builder: any GaugeBuildable = GaugeBuilder(dependency: GaugeParentComponent())
+        let handedBack = await Task.detached { builder }.value
+        #expect(handedBack === builder)
+        #expect(handedBack.build(reading: 225) == "225 °F")
+    }
+
     @Test("a componentized builder makes a fresh component per build from the dynamic dependency")
     func componentizedBuilder() async {
         let builder = LeafBuilder { LeafComponent(label: $0) }
@@ -38,6 +66,19 @@ struct BuilderTests {
         #expect(first.router == "a#1")
         #expect(second.router == "b#2")
         #expect(first.component !== second.component)
+    }
+
+    @Test("componentized and multi-stage builders are Buildable: they cross isolation and still build")
+    func componentizedBuildersCrossIsolation() async {
+        let builders: [any Buildable] = [
+            SimpleLeafBuilder { LeafComponent(label: "leaf") },
+            StagedBuilder { LeafComponent(label: "staged") },
+        ]
+        let handedBack = await Task.detached { builders }.value
+        let simple = try? #require(handedBack[0] as? SimpleLeafBuilder)
+        let staged = try? #require(handedBack[1] as? StagedBuilder)
+        #expect(await simple?.build() == "leaf")
+        #expect(await staged?.finalStageBuild() == "staged")
     }
 
     @Test("a simple componentized builder needs no dynamic values")

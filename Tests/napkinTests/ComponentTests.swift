@@ -1,4 +1,5 @@
 import Testing
+import Synchronization
 import napkin
 
 final class Service: Sendable {
@@ -6,12 +7,13 @@ final class Service: Sendable {
     init(dependency: Service? = nil) { self.dependency = dependency }
 }
 
-final class CountingComponent: Component<any EmptyDependency> {
-    private(set) var factoryRuns = 0
+final class CountingComponent: Component<any EmptyDependency>, @unchecked Sendable {
+    // Safe to share: its one stored property is atomic.
+    let factoryRuns = Atomic(0)
 
     var base: Service {
         shared {
-            factoryRuns += 1
+            factoryRuns.add(1, ordering: .relaxed)
             return Service()
         }
     }
@@ -29,33 +31,44 @@ protocol ChildDependency: Dependency {
 
 extension CountingComponent: ChildDependency {}
 
-private final class ChildComponent: Component<any ChildDependency> {
+private final class ChildComponent: Component<any ChildDependency>, @unchecked Sendable {
+    // Safe to share: no stored state of its own.
     var inherited: Service { dependency.base }
 }
 
+/// Nonisolated, as components are: no test here runs on the main actor.
 @Suite("Component", .timeLimit(.minutes(1)))
-@MainActor
 struct ComponentTests {
-    @Test("shared runs its factory once per key, however many tasks read it")
-    func sharedIsOncePerKey() async {
+    @Test("shared makes one instance per key when 128 tasks ask at once")
+    func sharedIsOncePerKeyUnderConcurrency() async {
         let component = CountingComponent()
-        let identities = await withTaskGroup(of: ObjectIdentifier.self) { group in
-            for _ in 0..<200 {
-                group.addTask { @MainActor in ObjectIdentifier(component.base) }
+        let start = StartLine(parties: 128)
+        let identities = await withTaskGroup(of: [ObjectIdentifier].self) { group in
+            for _ in 0..<128 {
+                group.addTask {
+                    // Every task is running before any asks: the asks race.
+                    await start.arrive()
+                    return [ObjectIdentifier(component.derived), ObjectIdentifier(component.base)]
+                }
             }
-            var identities = Set<ObjectIdentifier>()
-            for await identity in group { identities.insert(identity) }
+            var identities: [Set<ObjectIdentifier>] = [[], []]
+            for await pair in group {
+                identities[0].insert(pair[0])
+                identities[1].insert(pair[1])
+            }
             return identities
         }
-        #expect(identities.count == 1)
-        #expect(component.factoryRuns == 1)
+        #expect(identities[0].count == 1)
+        #expect(identities[1].count == 1)
+        #expect(component.factoryRuns.load(ordering: .relaxed) == 1)
+        #expect(component.derived.dependency === component.base)
     }
 
     @Test("a shared factory may read another shared property of the same component")
     func sharedFactoryReadsAnotherShared() {
         let component = CountingComponent()
         let derived = component.derived
-        #expect(component.factoryRuns == 1)
+        #expect(component.factoryRuns.load(ordering: .relaxed) == 1)
         #expect(derived.dependency === component.base)
         #expect(component.derived === derived)
     }
@@ -73,10 +86,27 @@ struct ComponentTests {
         #expect(child.inherited === parent.base)
     }
 
-    @Test("a component subclass is Sendable with no @unchecked: it can cross into a task")
+    @Test("a component crosses into a detached task, and both see one instance")
     func componentsAreSendable() async {
         let component = CountingComponent()
-        let identity = await Task.detached { await ObjectIdentifier(component.base) }.value
+        let identity = await Task.detached { ObjectIdentifier(component.base) }.value as ObjectIdentifier
         #expect(identity == ObjectIdentifier(component.base))
+    }
+}
+
+/// Holds each arriving task until `parties` have arrived, then lets all go.
+private actor StartLine {
+    private let parties: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(parties: Int) { self.parties = parties }
+
+    func arrive() async {
+        if waiting.count + 1 == parties {
+            for waiter in waiting { waiter.resume() }
+            waiting = []
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
     }
 }

@@ -78,8 +78,8 @@ struct RouterTests {
         #endif
     }
 
-    @Test("detaching deactivates the whole subtree, deepest first")
-    func detachIsDeepestFirst() async {
+    @Test("detaching deactivates the child, then its subtree (the last attached first), then removes it")
+    func detachIsChildFirst() async {
         let tree = TestTree()
         let root = tree.make("root")
         let middle = tree.make("middle") { router in
@@ -89,8 +89,30 @@ struct RouterTests {
         await root.attachChild(middle)
         await root.detachChild(middle)
         let resigns = tree.log.all.filter { $0.hasSuffix(".inactive") }
-        #expect(resigns == ["leafB.inactive", "leafA.inactive", "middle.inactive"])
+        #expect(resigns == ["middle.inactive", "leafB.inactive", "leafA.inactive"])
         #expect(root.children.isEmpty)
+        #expect(middle.children.allSatisfy { !$0.interactable.isActive })
+    }
+
+    @Test("a child's willResignActive runs while it is still attached and its own children still active")
+    func willResignActiveRunsBeforeRemoval() async {
+        let tree = TestTree()
+        let parent = tree.make("parent")
+        let grandchild = tree.make("grandchild")
+        let seen = EventLog()
+        let place = RouterPlace()
+        let child = Router(interactor: ProbeInteractor { @MainActor in
+            guard let child = place.router else { return }
+            seen.append(parent.children.contains { $0 === child } ? "attached" : "removed")
+            seen.append(grandchild.interactor.isActive ? "grandchild active" : "grandchild inactive")
+        })
+        place.router = child
+        await parent.attachChild(child)
+        await child.attachChild(grandchild)
+        await parent.detachChild(child)
+        #expect(seen.all == ["attached", "grandchild active"])
+        #expect(parent.children.isEmpty)
+        #expect(!grandchild.interactor.isActive)
     }
 
     @Test("a detached 3-level tree is released completely")
@@ -122,7 +144,7 @@ struct RouterTests {
         #expect(await tree.ticks.subscriberCount == 0)
     }
 
-    @Test("a launched tree can be terminated: every interactor deactivated before it returns")
+    @Test("a launched tree can be terminated: every interactor deactivated, top down, before it returns")
     func launchAndTerminate() async {
         let tree = TestTree()
         let host = TestHost()
@@ -137,7 +159,7 @@ struct RouterTests {
         #expect(interactor.isActive && child.interactor.isActive)
         await launch.terminate()
         #expect(!interactor.isActive && !child.interactor.isActive)
-        #expect(tree.log.all.suffix(2) == ["child.inactive", "launch.inactive"])
+        #expect(tree.log.all.suffix(2) == ["launch.inactive", "child.inactive"])
     }
 }
 
@@ -158,4 +180,24 @@ struct Weak<T: AnyObject> {
 struct WeakActor<T: Actor> {
     weak var value: T?
     init(_ value: T) { self.value = value }
+}
+
+/// An interactor that runs `onResign` in its `willResignActive()`.
+final actor ProbeInteractor: Interactable {
+    nonisolated let lifecycle = InteractorLifecycle()
+    private let onResign: @Sendable () async -> Void
+
+    init(onResign: @escaping @Sendable () async -> Void) {
+        self.onResign = onResign
+    }
+
+    func willResignActive() async {
+        await onResign()
+    }
+}
+
+/// Where a test keeps a router that a closure made before it needs to see.
+@MainActor
+final class RouterPlace {
+    weak var router: (any Routing)?
 }

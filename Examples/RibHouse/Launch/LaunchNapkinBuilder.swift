@@ -6,24 +6,27 @@ import napkin
 protocol LaunchNapkinDependency: Dependency {
     var authService: any AuthService { get }
     var pitService: PitService { get }
-    var pitLine: SharedFragment<PitState> { get }
-    var specialsBoard: SharedFragment<[Special]> { get }
+    @MainActor var pitLine: SharedFragment<PitState> { get }
+    @MainActor var specialsBoard: SharedFragment<[Special]> { get }
     var announcements: EventBroadcaster<Announcement> { get }
 }
 
 /// One tab's scope: what the Launch napkin's children need, passed down.
 final class LaunchNapkinComponent: Component<any LaunchNapkinDependency>,
-    LoggedOutNapkinDependency, LoggedInNapkinDependency, AnnouncementsNapkinDependency
+    LoggedOutNapkinDependency, LoggedInNapkinDependency, AnnouncementsNapkinDependency, @unchecked Sendable
 {
+    // Safe to share: no stored state of its own.
     var pitService: PitService { dependency.pitService }
-    var pitLine: SharedFragment<PitState> { dependency.pitLine }
-    var specialsBoard: SharedFragment<[Special]> { dependency.specialsBoard }
+    @MainActor var pitLine: SharedFragment<PitState> { dependency.pitLine }
+    @MainActor var specialsBoard: SharedFragment<[Special]> { dependency.specialsBoard }
     var announcements: EventBroadcaster<Announcement> { dependency.announcements }
 }
 
 /// Builds the root of one tab's tree. napkin calls it once per new tab,
 /// with the session's scope.
-final class LaunchNapkinBuilder: Builder<any LaunchNapkinDependency> {
+final class LaunchNapkinBuilder: Builder<any LaunchNapkinDependency>, @unchecked Sendable {
+    // Safe to share: no state besides the immutable dependency.
+    @MainActor
     func build() async -> LaunchNapkinRouter {
         let component = LaunchNapkinComponent(dependency: dependency)
         let presenter = LaunchNapkinPresenter()

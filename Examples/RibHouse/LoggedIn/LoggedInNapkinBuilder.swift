@@ -4,19 +4,22 @@ import napkin
 /// What LoggedIn needs: the shared pit line and specials board it shows,
 /// and what its child needs.
 protocol LoggedInNapkinDependency: Dependency {
-    var pitLine: SharedFragment<PitState> { get }
-    var specialsBoard: SharedFragment<[Special]> { get }
+    @MainActor var pitLine: SharedFragment<PitState> { get }
+    @MainActor var specialsBoard: SharedFragment<[Special]> { get }
     var pitService: PitService { get }
 }
 
 /// LoggedIn's scope: it passes the app's pit on to the Pit Board.
-final class LoggedInNapkinComponent: Component<any LoggedInNapkinDependency>, PitBoardNapkinDependency {
+final class LoggedInNapkinComponent: Component<any LoggedInNapkinDependency>, PitBoardNapkinDependency, @unchecked Sendable {
+    // Safe to share: no stored state of its own.
     var pitService: PitService { dependency.pitService }
 }
 
 /// Builds the signed-in screen for one `user`. A new login builds a new
 /// napkin, so nothing of the previous guest survives.
-final class LoggedInNapkinBuilder: Builder<any LoggedInNapkinDependency> {
+final class LoggedInNapkinBuilder: Builder<any LoggedInNapkinDependency>, @unchecked Sendable {
+    // Safe to share: no state besides the immutable dependency.
+    @MainActor
     func build(listener: any LoggedInNapkinListener, user: User) -> LoggedInNapkinRouter {
         let component = LoggedInNapkinComponent(dependency: dependency)
         let presenter = LoggedInNapkinPresenter(user: user)

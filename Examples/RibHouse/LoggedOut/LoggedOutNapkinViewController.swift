@@ -1,5 +1,4 @@
 import NapkinWeb
-import napkin
 
 /// The fields of the login form.
 struct LoginForm: Decodable {

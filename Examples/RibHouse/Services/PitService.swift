@@ -1,5 +1,4 @@
 import Foundation
-@_spi(Napkin) import NapkinSupport
 import NapkinWeb
 import napkin
 
@@ -17,10 +16,8 @@ actor PitService {
     private let ticking: LeasedWork
     private var simulator: PitSimulator
     private let interval: Duration
-    /// The current pit as JSON, encoded once per change. A pthread lock
-    /// (napkin's `Locked`), which ThreadSanitizer can see: request threads
-    /// read it while the actor writes it.
-    private nonisolated let json: Locked<[UInt8]>
+    /// The current pit as JSON, encoded once per change.
+    private nonisolated let json: EncodedPit
 
     /// A pit that changes every `interval` once ``start()`` is called,
     /// shared over `bus`, ticked where the lease in `leases` is held.
@@ -31,7 +28,7 @@ actor PitService {
         self.interval = interval
         self.simulator = simulator
         let opening = PitSimulator.opening()
-        let json = Locked(Self.encode(opening))
+        let json = EncodedPit(Self.encode(opening))
         self.json = json
         let ticking = LeasedWork(name: "pit", leases: leases)
         self.ticking = ticking
@@ -39,7 +36,7 @@ actor PitService {
         // the bus is dropped.
         shared = SharedState(channel: "pit", bus: bus, initial: opening, lease: ticking) { state in
             let encoded = Self.encode(state)
-            json.withLock { $0 = encoded }
+            json.store(encoded)
         }
     }
 
@@ -52,7 +49,7 @@ actor PitService {
     /// ``current``, encoded once per tick rather than once per request, and
     /// read without waiting on the actor.
     nonisolated var currentJSON: [UInt8] {
-        json.withLock { $0 }
+        json.current
     }
 
     /// `state` as `JSONEncoder` encodes it, keys sorted (so the bytes are

@@ -4,6 +4,7 @@
    Usage: hello <threads> <memory-limit> <static-file>
    Prints the bound port, then serves until killed:
      /static/...  the given file (read per request, sent from the fd)
+     /memory/...  the same file's bytes, read once at start
      anything else  "Hello, World!" as text/plain */
 #include "loops.h"
 #include <fcntl.h>
@@ -15,6 +16,8 @@
 #include <signal.h>
 
 static const char *file_path;
+static char *file_bytes;
+static size_t file_size;
 static const char hello[] = "Hello, World!";
 
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
@@ -31,6 +34,10 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         r = MHD_create_response_from_fd((uint64_t)st.st_size, fd);
         MHD_add_response_header(r, "Content-Type", "text/javascript; charset=utf-8");
         MHD_add_response_header(r, "Cache-Control", "public, max-age=300");
+    } else if (strncmp(url, "/memory/", 8) == 0) {
+        r = MHD_create_response_from_buffer(file_size, file_bytes, MHD_RESPMEM_PERSISTENT);
+        MHD_add_response_header(r, "Content-Type", "text/javascript; charset=utf-8");
+        MHD_add_response_header(r, "Cache-Control", "public, max-age=300");
     } else {
         r = MHD_create_response_from_buffer(sizeof hello - 1, (void *)hello, MHD_RESPMEM_PERSISTENT);
         MHD_add_response_header(r, "Content-Type", "text/plain; charset=utf-8");
@@ -45,6 +52,14 @@ int main(int argc, char **argv) {
     const union MHD_DaemonInfo *info;
     if (argc < 4) { fprintf(stderr, "usage: hello threads memory-limit file\n"); return 2; }
     file_path = argv[3];
+    FILE *file = fopen(file_path, "rb");
+    if (file == NULL) { fprintf(stderr, "cannot read %s\n", file_path); return 1; }
+    fseek(file, 0, SEEK_END);
+    file_size = (size_t)ftell(file);
+    fseek(file, 0, SEEK_SET);
+    file_bytes = malloc(file_size ? file_size : 1);
+    if (fread(file_bytes, 1, file_size, file) != file_size) { fprintf(stderr, "cannot read %s\n", file_path); return 1; }
+    fclose(file);
     signal(SIGPIPE, SIG_IGN);
     signal(SIGTERM, SIG_DFL);
     signal(SIGINT, SIG_DFL);

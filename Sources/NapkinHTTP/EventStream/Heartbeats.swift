@@ -1,5 +1,4 @@
 @_spi(Napkin) import NapkinSupport
-import Synchronization
 
 /// One shared ticker per heartbeat interval that pokes every open event
 /// stream, which then sends a comment line if it has nothing else to send.

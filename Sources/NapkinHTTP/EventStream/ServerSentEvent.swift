@@ -23,35 +23,16 @@ public struct ServerSentEvent: Sendable, Equatable {
         String(decoding: encodedBytes, as: UTF8.self)
     }
 
-    /// ``encoded`` as bytes, built without per-character string appends:
-    /// a live app encodes one event per open stream for every change.
+    /// ``encoded`` as bytes: the `id:` and `retry:` lines, then the event's
+    /// ``EventFrame``.
     public var encodedBytes: [UInt8] {
+        let frame = EventFrame(event: event, data: data)
+        guard id != nil || retry != nil else { return frame.lines }
         var out: [UInt8] = []
-        out.reserveCapacity(data.utf8.count + 64)
-        if let event { out += Array("event: ".utf8) + ServerSentEvent.singleLine(event) + [0x0A] }
+        out.reserveCapacity(frame.lines.count + 32)
         if let id { out += Array("id: ".utf8) + ServerSentEvent.singleLine(id) + [0x0A] }
         if let retry { out += Array("retry: \(retry)\n".utf8) }
-        let dataPrefix: StaticString = "data: "
-        let prefix = UnsafeRawBufferPointer(start: dataPrefix.utf8Start, count: dataPrefix.utf8CodeUnitCount)
-        out.append(contentsOf: prefix)
-        var data = data
-        data.withUTF8 { bytes in
-            // Runs without a line break are copied whole.
-            var runStart = 0
-            for index in bytes.indices {
-                let byte = bytes[index]
-                guard byte == 0x0D || byte == 0x0A else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                runStart = index + 1
-                // CRLF is one line break: its LF was already written by the CR.
-                if byte == 0x0A, index > 0, bytes[index - 1] == 0x0D { continue }
-                out.append(0x0A)
-                out.append(contentsOf: prefix)
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
-        }
-        out.append(0x0A)
-        out.append(0x0A)
+        out += frame.lines
         return out
     }
 

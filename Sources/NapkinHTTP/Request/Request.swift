@@ -20,6 +20,11 @@ public struct Request: Sendable {
     public var peer: String?
     /// Route parameters filled by ``HTTPRouter``; a trailing wildcard's match is under `"*"`.
     public var parameters: [String: String] = [:]
+    /// The answer the server gave this request itself, without asking the
+    /// app (a refused head, a body past its limit, a full server), or nil.
+    /// A responder answers such a request with it at once, finished by its
+    /// middleware (``HTTPRouter`` does), and runs no route.
+    public internal(set) var serverAnswer: Response?
 
     /// The cookies of the `Cookie` header, by name.
     public var cookies: [String: String] {

@@ -1,4 +1,3 @@
-import Foundation
 
 /// Writes one line per request: method, path, status, body bytes and duration.
 ///
@@ -12,7 +11,7 @@ import Foundation
 ///
 /// Put it first (outermost) so it also times the other middleware and sees the
 /// status that error mapping chose. Streamed bodies log `-` for bytes.
-public struct AccessLog: FastPathMiddleware {
+public struct AccessLog: Middleware {
     private let sink: (@Sendable (String) -> Void)?
     private let writer: LogWriter?
 
@@ -31,34 +30,21 @@ public struct AccessLog: FastPathMiddleware {
     }
 
     /// Passes the request on and logs its line once the response (or the
-    /// error, with the status it becomes) is known.
-    public func respond(to request: Request, next: HTTPHandler) async throws -> Response {
+    /// error, with the status it becomes: an ``HTTPError``'s own, else
+    /// `500`) is known, whatever kind of answer it is.
+    public func answer(_ request: Request, next: @escaping NextResponder) -> Answer {
         let start = ContinuousClock.now
-        do {
-            let response = try await next(request)
-            log(request, status: response.status.code, bytes: response.byteCount, start: start)
-            return response
-        } catch {
-            _ = finish(request, failure: error, startedAt: start)
-            throw error
+        return next(request).finished { outcome in
+            switch outcome {
+            case .success(let response):
+                log(request, status: response.status.code, bytes: response.byteCount, start: start)
+            case .failure(let error as HTTPError):
+                log(request, status: error.status.code, bytes: error.message.utf8.count, start: start)
+            case .failure:
+                log(request, status: 500, bytes: nil, start: start)
+            }
+            return outcome
         }
-    }
-
-    /// Logs the status `error` becomes (an ``HTTPError``'s own, else `500`)
-    /// and passes the error on.
-    public func finish(_ request: Request, failure error: any Error, startedAt start: ContinuousClock.Instant) -> Response? {
-        if let error = error as? HTTPError {
-            log(request, status: error.status.code, bytes: error.message.utf8.count, start: start)
-        } else {
-            log(request, status: 500, bytes: nil, start: start)
-        }
-        return nil
-    }
-
-    /// Logs the line of a response answered at once, timed from `start`.
-    public func finish(_ request: Request, _ response: Response, startedAt start: ContinuousClock.Instant) -> Response {
-        log(request, status: response.status.code, bytes: response.byteCount, start: start)
-        return response
     }
 
     /// `bytes` nil (a streamed body, or none known) is logged as `-`.

@@ -2,7 +2,7 @@
 /// anything else into a generic `500` whose detail goes only to the log.
 ///
 /// Clients never see internal error text; operators find it in the log sink.
-public struct ErrorMiddleware: FastPathMiddleware {
+public struct ErrorMiddleware: Middleware {
     private let log: @Sendable (String) -> Void
 
     /// Error mapping that reports unexpected errors to `log` (default: standard error).
@@ -12,22 +12,12 @@ public struct ErrorMiddleware: FastPathMiddleware {
 
     /// Passes the request on, and turns an error thrown inward into its
     /// response: an ``HTTPError``'s status and message, or a bare `500`.
-    public func respond(to request: Request, next: HTTPHandler) async throws -> Response {
-        do {
-            return try await next(request)
-        } catch {
-            return ErrorMiddleware.response(for: error, request: request, log: log)
+    public func answer(_ request: Request, next: @escaping NextResponder) -> Answer {
+        let log = log
+        return next(request).finished { outcome in
+            guard case .failure(let error) = outcome else { return outcome }
+            return .success(ErrorMiddleware.response(for: error, request: request, log: log))
         }
-    }
-
-    /// A fast-path answer is never an error: passed on unchanged.
-    public func finish(_ request: Request, _ response: Response, startedAt start: ContinuousClock.Instant) -> Response {
-        response
-    }
-
-    /// The response `error` becomes: an ``HTTPError``'s status and message, or a bare `500`.
-    public func finish(_ request: Request, failure error: any Error, startedAt start: ContinuousClock.Instant) -> Response? {
-        ErrorMiddleware.response(for: error, request: request, log: log)
     }
 
     static func response(for error: any Error, request: Request, log: (String) -> Void) -> Response {

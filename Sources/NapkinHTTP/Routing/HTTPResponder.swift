@@ -1,50 +1,22 @@
 /// Anything that answers requests: a router, static files, a whole app.
 ///
 /// The server takes one responder; composition (routers, fallbacks,
-/// middleware) happens above it, so the server stays a thin bridge.
+/// middleware) happens above it, so the server stays a thin bridge. A
+/// responder decides how to answer when the request arrives, on the
+/// server's thread, and must not block there: the ``Answer`` says whether
+/// the response is at hand, main-actor work or a task.
 public protocol HTTPResponder: Sendable {
-    /// The response to `request`; a thrown ``HTTPError`` becomes its status
-    /// and message, any other error a `500`.
-    func respond(to request: Request) async throws -> Response
-
-    /// The response when it can be given at once, without awaiting anything,
-    /// or nil to go through ``respond(to:)``.
-    ///
-    /// ``HTTPServer`` asks this first, on its own thread, and sends a non-nil
-    /// answer with no task and no thread hop. An answer must be what
-    /// ``respond(to:)`` would have given. The default is nil.
-    func respondImmediately(to request: Request) -> Response?
-
-    /// The main-actor work that answers `request` all by itself, or nil to
-    /// go through ``respond(to:)``.
-    ///
-    /// ``HTTPServer`` asks this on its own thread when
-    /// ``respondImmediately(to:)`` gave nil. It runs the work as one
-    /// main-actor task and sends its answer from there: no task waits for it
-    /// on the server's thread, and the answer goes to the connection without
-    /// coming back to that thread first. The work's answer, or its error
-    /// (mapped as ``respond(to:)``'s would be), must be what ``respond(to:)``
-    /// would have given. The default is nil.
-    func mainActorWork(for request: Request) -> (@MainActor @Sendable () async throws -> Response)?
-
-    /// `answer`, a response ``HTTPServer`` makes itself without asking this
-    /// responder (a request head it refuses, a body past its limit, a full
-    /// server), finished as this responder finishes its own answers: with
-    /// its security headers, say, and a line in its access log. It runs on
-    /// the server's thread and must not block. The default returns `answer`
-    /// unchanged.
-    func finishServerAnswer(_ answer: Response, to request: Request) -> Response
+    /// How `request` is answered. A thrown ``HTTPError`` in the answer
+    /// becomes its status and message, any other error a `500`.
+    func answer(_ request: Request) -> Answer
 }
 
 extension HTTPResponder {
-    /// Nil: every request goes through ``respond(to:)``.
-    public func respondImmediately(to request: Request) -> Response? { nil }
-
-    /// Nil: every request goes through ``respond(to:)``.
-    public func mainActorWork(for request: Request) -> (@MainActor @Sendable () async throws -> Response)? { nil }
-
-    /// `answer` unchanged.
-    public func finishServerAnswer(_ answer: Response, to request: Request) -> Response { answer }
+    /// The response to `request`, made as the server makes it (see
+    /// ``Answer/response()``): for composing responders and for tests.
+    public func respond(to request: Request) async throws -> Response {
+        try await answer(request).response()
+    }
 }
 
 /// A route handler: a request in, a response out (or an error, mapped by middleware or the server).
@@ -61,38 +33,34 @@ public typealias MainActorHandler = @MainActor @Sendable (Request) async throws 
 /// nor throws is one.
 public typealias ImmediateHandler = @Sendable (Request) -> Response
 
+/// What middleware passes a request on to: the rest of the chain, which
+/// says how it answers.
+public typealias NextResponder = @Sendable (Request) -> Answer
+
 /// Code that wraps every request: logging, error mapping, authentication, headers.
 ///
-/// Call `next` to continue inward; return without calling it to answer early.
+/// Middleware sees every answer, whichever its kind, and every answer the
+/// server makes itself (a refused head, a body past its limit): it
+/// finishes `next`'s answer with ``Answer/finished(by:)``, answers early
+/// without calling `next`, or, to await something first, answers with a
+/// ``Answer/task(_:)`` that awaits `next(request).response()`.
+///
+/// ```swift
+/// struct Timing: Middleware {
+///     func answer(_ request: Request, next: @escaping NextResponder) -> Answer {
+///         let start = ContinuousClock.now
+///         return next(request).finished { outcome in
+///             outcome.map { response in
+///                 var response = response
+///                 response.headers["Server-Timing"] = "app;dur=\((ContinuousClock.now - start).components.seconds)"
+///                 return response
+///             }
+///         }
+///     }
+/// }
+/// ```
 public protocol Middleware: Sendable {
-    /// The response to `request`: usually `next`'s, changed or observed on
-    /// the way out; or one of its own, without calling `next`.
-    func respond(to request: Request, next: HTTPHandler) async throws -> Response
-}
-
-/// Middleware that can also finish a response the router's fast path
-/// (``HTTPRouter/fastPath(_:)``), an immediate route (an ``ImmediateHandler``)
-/// or a main-actor route (a ``MainActorHandler``) made, without the
-/// asynchronous chain: an access log logs it, a header middleware adds its
-/// headers. Conform only when the `finish` methods do for such an answer,
-/// or such an error, all that `respond(to:next:)` would.
-public protocol FastPathMiddleware: Middleware {
-    /// `response`, finished as `respond(to:next:)` would have finished it;
-    /// `start` is when the request reached the router.
-    func finish(_ request: Request, _ response: Response, startedAt start: ContinuousClock.Instant) -> Response
-
-    /// What `respond(to:next:)` does with `error`, thrown inward while
-    /// answering `request` with main-actor work (see
-    /// ``HTTPResponder/mainActorWork(for:)``): the response it turns the
-    /// error into, or nil to pass the error on (after noting it, as an access
-    /// log does). The default passes it on untouched, as middleware that
-    /// catches nothing does.
-    func finish(_ request: Request, failure error: any Error, startedAt start: ContinuousClock.Instant) -> Response?
-}
-
-extension FastPathMiddleware {
-    /// Nil: the error goes on outward untouched.
-    public func finish(_ request: Request, failure error: any Error, startedAt start: ContinuousClock.Instant) -> Response? {
-        nil
-    }
+    /// How `request` is answered: usually `next`'s answer, finished on the
+    /// way out; or one of its own, without calling `next`.
+    func answer(_ request: Request, next: @escaping NextResponder) -> Answer
 }

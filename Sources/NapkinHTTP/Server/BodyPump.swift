@@ -1,5 +1,4 @@
 import CMicroHTTPD
-@_spi(Napkin) import NapkinSupport
 
 /// Feeds one streamed response body from its ``Channel`` into libmicrohttpd's
 /// content reader, without holding a thread while the channel is empty.

@@ -97,7 +97,7 @@ enum Callbacks {
                 // libmicrohttpd closes the connection on `no`, after what was written.
                 context.state.withLock { $0.phase = .delivered }
                 let request = Callbacks.makeRequest(connection, context: context, method: Callbacks.method(method), body: [])
-                ResponseWriter.sendDirectly(core.responder.finishServerAnswer(refusal.response, to: request), on: connection)
+                ResponseWriter.sendDirectly(core.finished(serverAnswer: refusal.response, to: request), on: connection)
                 return MHDResult.no
             }
             if let length = Callbacks.header(connection, "Content-Length").flatMap(Int.init) {
@@ -159,15 +159,15 @@ enum Callbacks {
         if core.stopping.load(ordering: .sequentiallyConsistent) {
             return Callbacks.unavailable(request, on: connection, context: context, core: core)
         }
-        // An answer at hand (a cached file, bytes encoded when they last
-        // changed) is sent from this thread: no task, no suspension. Not under
-        // ThreadSanitizer, for the reason `runsHandlersInline` gives.
-        if Callbacks.runsHandlersInline, let response = core.responder.respondImmediately(to: request) {
+        // The answer's kind is decided here, once: a response at hand (a
+        // cached file, bytes encoded when they last changed) is sent from
+        // this thread, with no task and no suspension.
+        let answer = core.responder.answer(request)
+        if case .immediate(let outcome) = answer {
             context.state.withLock { $0.phase = .delivered }
-            ResponseWriter.queue(response, on: connection, isHead: isHead, context: context, core: core)
+            ResponseWriter.queue(Answer.sent(outcome, for: request, log: core.log), on: connection, isHead: isHead, context: context, core: core)
             return MHDResult.yes
         }
-        let mainActorWork = core.responder.mainActorWork(for: request)
         context.state.withLock { s in
             s.isHead = isHead
             s.phase = .running
@@ -179,29 +179,23 @@ enum Callbacks {
         if core.stopping.load(ordering: .sequentiallyConsistent) {
             return Callbacks.unavailable(request, on: connection, context: context, core: core)
         }
-
         // Main-actor work (a page) is one main-actor task, which sends its
-        // answer itself: nothing waits for it on this thread. Any other
-        // handler runs right here until it first suspends; a handler that
-        // never awaits anything costs no thread hop at all, and one that
-        // does comes back to this loop (see `ServerLoop+Executor`).
-        if let mainActorWork {
+        // answer itself: nothing waits for it on this thread. A task runs
+        // right here until it first suspends; one that never awaits costs no
+        // thread hop at all, and one that does comes back to this loop (see
+        // `ServerLoop+Executor`).
+        switch answer {
+        case .mainActor(let work):
             Task { @MainActor in
-                let response = await core.produce(request, by: mainActorWork)
-                core.deliver(response, to: context)
+                core.deliver(Answer.sent(await Result.catching { try await work() }, for: request, log: core.log), to: context)
             }
-        } else if Callbacks.runsHandlersInline {
+        case .task(let work):
             Task.immediate(executorPreference: context.loop) {
-                let response = await core.produce(request)
-                core.deliver(response, to: context)
+                core.deliver(Answer.sent(await Result.catching { try await work() }, for: request, log: core.log), to: context)
             }
-        } else {
-            Task {
-                let response = await core.produce(request)
-                core.deliver(response, to: context)
-            }
+        case .immediate:
+            break
         }
-
         let inline = context.state.withLock { s -> Response? in
             if let ready = s.ready {
                 s.ready = nil
@@ -239,16 +233,8 @@ enum Callbacks {
         _ answer: Response, to request: Request, on connection: OpaquePointer, context: RequestContext, core: ServerCore
     ) {
         context.state.withLock { $0.phase = .delivered }
-        ResponseWriter.queue(core.responder.finishServerAnswer(answer, to: request), on: connection, context: context, core: core)
+        ResponseWriter.queue(core.finished(serverAnswer: answer, to: request), on: connection, context: context, core: core)
     }
-
-    /// Whether handlers start inline on libmicrohttpd's thread (`Task.immediate`).
-    ///
-    /// Under ThreadSanitizer they start on the Swift pool instead: `Synchronization.Mutex`
-    /// is a futex TSan cannot see, so app code using it from two libmicrohttpd threads
-    /// would be reported as racing when it is not. The hop costs about a third more CPU
-    /// per request, which only sanitizer builds pay.
-    static let runsHandlersInline: Bool = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") == nil
 
     static func tooLarge(_ core: ServerCore) -> Response {
         var response = Response.text("Payload Too Large: the limit is \(core.maxBodySize) bytes", status: .payloadTooLarge)

@@ -3,25 +3,19 @@ import Dispatch
 import Foundation
 @_spi(Napkin) import NapkinSupport
 import Synchronization
+@_spi(Napkin) import NapkinSupport
 
 /// An HTTP/1.1 server: libmicrohttpd on the wire, Swift concurrency in the handlers.
 ///
 /// napkin's event-loop threads, each running a libmicrohttpd daemon, parse
-/// requests; each request's connection is suspended while its handler runs in a
-/// Swift task, so no thread waits on slow handlers or idle event streams.
-/// Handlers that never `await` run inline on the loop's thread with no hop at all.
-/// A handler's task prefers its loop as its executor, so after an `await` on
-/// an actor (the main actor, say) it comes back to that loop rather than to a
-/// thread of the global pool, and default actors it calls run there too. Long
-/// synchronous work in a handler therefore holds up its loop's other
-/// connections: run it in a task of its own (`Task.detached`) or under
-/// `withTaskExecutorPreference(globalConcurrentExecutor)`. Main-actor work
-/// that awaits more main-actor work belongs in ``MainActorWork/run(_:)``:
-/// with the loop preferred, each of those awaits would go round the main
-/// queue. A route that is main-actor work and nothing else
-/// (``HTTPRouter/onMainActor(_:_:_:)``, a page) skips the handler task
-/// altogether: the server starts one main-actor task for it, which sends
-/// the answer (see ``HTTPResponder/mainActorWork(for:)``).
+/// requests and ask the responder how each is answered (an ``Answer``). An
+/// answer at hand is sent from the loop's thread. Main-actor work (a page)
+/// runs as one main-actor task that sends its own answer. Other work runs
+/// as a task that starts on the loop's thread and prefers the loop as its
+/// executor, so after an `await` it comes back there; its connection is
+/// suspended meanwhile, so no thread waits on slow handlers or idle event
+/// streams. Long synchronous work in a handler therefore holds up its
+/// loop's other connections: run it in a task of its own (`Task.detached`).
 ///
 /// ```swift
 /// var router = HTTPRouter()
@@ -185,20 +179,17 @@ public final class HTTPServer: Sendable {
     func runUntilSignalled(ready: (@Sendable () -> Void)?) async throws {
         if running.withLock({ $0.loops.isEmpty && !$0.stopped }) { try start() }
         let signals = [SIGINT, SIGTERM]
-        let fired = Atomic<Bool>(false)
         var sources: [any DispatchSourceSignal] = []
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            for sig in signals {
-                signal(sig, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-                source.setEventHandler {
-                    if !fired.exchange(true, ordering: .relaxed) { c.resume() }
-                }
-                source.resume()
-                sources.append(source)
-            }
-            ready?()
+        let signalled = Promise<Void>()
+        for sig in signals {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { signalled.resolve(()) }
+            source.resume()
+            sources.append(source)
         }
+        ready?()
+        await signalled.value()
         for source in sources { source.cancel() }
         for sig in signals { signal(sig, SIG_DFL) }
         await shutdown()

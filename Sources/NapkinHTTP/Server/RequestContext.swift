@@ -1,6 +1,5 @@
 import CMicroHTTPD
 @_spi(Napkin) import NapkinSupport
-import Synchronization
 
 /// Everything napkin tracks for one request on one connection, from the request
 /// line to the completed callback. libmicrohttpd carries it in `con_cls`.

@@ -22,11 +22,11 @@ final class ServerCore: Sendable {
         /// Requests handed to a handler's task: the ones shutdown may have to answer.
         var waiting: [ObjectIdentifier: RequestContext] = [:]
         var pumps: [ObjectIdentifier: BodyPump] = [:]
-        var drainWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-        var nextWaiter: UInt64 = 0
     }
 
     private let live = Locked(Live())
+    /// Resolved when the last live request ends after the server began to stop.
+    private let drained = Promise<Void>()
     /// Requests from their first line to libmicrohttpd's completed callback.
     private let liveRequests = Atomic<Int>(0)
 
@@ -118,16 +118,11 @@ final class ServerCore: Sendable {
         if waiting {
             live.withLock { _ = $0.waiting.removeValue(forKey: ObjectIdentifier(context)) }
         }
-        // Drain waiters only exist once `stopping` is set; `waitForDrain`
-        // reads the count under the lock, so a last request either is seen
-        // there or sees `stopping` here.
+        // `waitForDrain` runs once `stopping` is set, and reads the count
+        // first: a last request either is seen there or sees `stopping` here.
         guard liveRequests.subtract(1, ordering: .sequentiallyConsistent).newValue == 0,
               stopping.load(ordering: .sequentiallyConsistent) else { return }
-        let waiters = live.withLock { live -> [CheckedContinuation<Void, Never>] in
-            defer { live.drainWaiters.removeAll() }
-            return Array(live.drainWaiters.values)
-        }
-        for waiter in waiters { waiter.resume() }
+        drained.resolve(())
     }
 
     func register(_ pump: BodyPump) {
@@ -150,24 +145,8 @@ final class ServerCore: Sendable {
 
     /// Waits until no request is live, or until `grace` has passed.
     func waitForDrain(grace: Duration) async {
-        let id = live.withLock { live -> UInt64 in
-            live.nextWaiter += 1
-            return live.nextWaiter
-        }
-        let timer = Task { [self] in
-            try? await Task.sleep(for: grace)
-            let waiter = live.withLock { $0.drainWaiters.removeValue(forKey: id) }
-            waiter?.resume()
-        }
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let drained = live.withLock { live -> Bool in
-                if liveRequests.load(ordering: .sequentiallyConsistent) == 0 { return true }
-                live.drainWaiters[id] = c
-                return false
-            }
-            if drained { c.resume() }
-        }
-        timer.cancel()
+        if liveRequests.load(ordering: .sequentiallyConsistent) == 0 { return }
+        _ = await drained.value(within: grace)
     }
 
     /// Answers every request still waiting for its handler with 503, and ends every
@@ -183,25 +162,19 @@ final class ServerCore: Sendable {
 
     // MARK: Running handlers
 
-    /// Runs the responder; errors become responses here, so a handler can never
-    /// leave a connection suspended.
-    func produce(_ request: Request) async -> Response {
-        do {
-            return try await responder.respond(to: request)
-        } catch {
-            return ErrorMiddleware.response(for: error, request: request, log: log)
+    /// `answer`, a response the server makes itself instead of asking for
+    /// one (a refused head, a body past its limit, a full server), finished
+    /// by the responder's middleware (its security headers, its access log
+    /// line) through ``Request/serverAnswer``. A responder that does not
+    /// answer such a request at once with that status gets `answer` sent as
+    /// it is: no route runs for a request the server refused.
+    func finished(serverAnswer answer: Response, to request: Request) -> Response {
+        var request = request
+        request.serverAnswer = answer
+        guard case .immediate(.success(let finished)) = responder.answer(request), finished.status == answer.status else {
+            return answer
         }
-    }
-
-    /// The answer of main-actor work (``HTTPResponder/mainActorWork(for:)``)
-    /// for `request`, with an error mapped as ``produce(_:)`` maps it.
-    @MainActor
-    func produce(_ request: Request, by work: @MainActor () async throws -> Response) async -> Response {
-        do {
-            return try await work()
-        } catch {
-            return ErrorMiddleware.response(for: error, request: request, log: log)
-        }
+        return finished
     }
 
     /// Hands a finished response to the connection: inline if the access handler is

@@ -31,8 +31,8 @@ final class ServerLoop: Sendable, LoopWaking {
     }
 
     private struct Control {
-        var quiesce: [CheckedContinuation<Int32, Never>] = []
-        var stop: CheckedContinuation<Void, Never>?
+        var quiesce: [Promise<Int32>] = []
+        var stop: Promise<Void>?
         var stopped = false
     }
 
@@ -85,24 +85,26 @@ final class ServerLoop: Sendable, LoopWaking {
     /// Stops accepting connections (on the loop's thread, where the daemon
     /// runs) and returns the listening socket, or -1.
     func quiesce() async -> Int32 {
-        await withCheckedContinuation { (c: CheckedContinuation<Int32, Never>) in
-            let stopped = control.withLock { control -> Bool in
-                if !control.stopped { control.quiesce.append(c) }
-                return control.stopped
-            }
-            if stopped { c.resume(returning: -1) } else { wake() }
+        let listener = Promise<Int32>()
+        let stopped = control.withLock { control -> Bool in
+            if !control.stopped { control.quiesce.append(listener) }
+            return control.stopped
         }
+        if stopped { return -1 }
+        wake()
+        return await listener.value()
     }
 
     /// Ends the loop's thread; afterwards the daemon may be stopped.
     func stop() async {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let stopped = control.withLock { control -> Bool in
-                if !control.stopped { control.stop = c }
-                return control.stopped
-            }
-            if stopped { c.resume() } else { wake() }
+        let ended = Promise<Void>()
+        let stopped = control.withLock { control -> Bool in
+            if !control.stopped { control.stop = ended }
+            return control.stopped
         }
+        if stopped { return }
+        wake()
+        await ended.value()
     }
 
     private func run() {
@@ -138,9 +140,9 @@ final class ServerLoop: Sendable, LoopWaking {
         }
         if !quiesce.isEmpty {
             let listener = Int32(napkin_quiesce(daemon))
-            for (index, waiter) in quiesce.enumerated() { waiter.resume(returning: index == 0 ? listener : -1) }
+            for (index, waiter) in quiesce.enumerated() { waiter.resolve(index == 0 ? listener : -1) }
         }
-        stop?.resume()
+        stop?.resolve(())
         return stop != nil
     }
 

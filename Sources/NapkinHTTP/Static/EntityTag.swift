@@ -1,13 +1,9 @@
 extension Request {
-    /// Whether the request's `If-None-Match` names the current version of
-    /// a representation whose entity tag is `etag` (RFC 9110 §13.1.2): the
-    /// field is `*`, or lists an entity tag equal to `etag` under weak
-    /// comparison (`W/"x"` and `"x"` match each other). Several
-    /// `If-None-Match` lines count as one list.
-    ///
-    /// A `GET` or `HEAD` that matches is answered `304 Not Modified`. A
-    /// request without the field, or with a field that is not a list of
-    /// entity tags, does not match.
+    /// Whether the request's `If-None-Match` names the version whose entity
+    /// tag is `etag` (RFC 9110 §13.1.2): the field is `*`, or lists `etag`
+    /// under weak comparison (`W/"x"` matches `"x"`), several lines counting
+    /// as one list. A field that is not such a list does not match; a `GET`
+    /// or `HEAD` that matches is answered `304 Not Modified`.
     ///
     /// ```swift
     /// if request.ifNoneMatch(etag) { return Response(status: .notModified, headers: ["ETag": etag]) }

@@ -1,6 +1,5 @@
 import Foundation
 @_spi(Napkin) import NapkinSupport
-import Synchronization
 
 /// Serves files from one directory (an app's `Public/`), safely.
 ///
@@ -20,6 +19,8 @@ public struct StaticFiles: HTTPResponder {
     private let root: String
     private let cacheControl: String
     private let cache: FileCache
+    /// How many paths the file cache holds (for tests of its bound).
+    var cachedEntryCount: Int { cache.count }
 
     /// Files under `directory`, sent with the given `Cache-Control`. A file
     /// kept in memory is checked against the file system (one `stat`) at
@@ -38,10 +39,10 @@ public struct StaticFiles: HTTPResponder {
         self.cache = FileCache(revalidateAfter: revalidateAfter, clock: clock)
     }
 
-    /// The file's response, or `HTTPError(.notFound)` on a miss.
-    public func respond(to request: Request) async throws -> Response {
-        guard let response = lookup(request) else { throw HTTPError(.notFound) }
-        return response
+    /// The file's response at once, or `HTTPError(.notFound)` on a miss.
+    public func answer(_ request: Request) -> Answer {
+        guard let response = lookup(request) else { return .immediate(.failure(HTTPError(.notFound))) }
+        return .now(response)
     }
 
     /// The file's response, or nil when there is no such (servable) file.
@@ -157,8 +158,19 @@ struct StaticFile: Sendable {
 /// `stat` the path: if it still leads to the same device, inode, size and
 /// modification time, the cached answer is still right — the same inode is the
 /// same file that was proven to be inside the root. Anything else re-resolves.
+/// A path with no file is remembered as missing for as long, so a page (a
+/// path no file answers) costs no system call either.
 final class FileCache: Sendable {
-    private let entries = Locked<[String: StaticFile]>([:])
+    private enum Entry {
+        case file(StaticFile)
+        case missing(checkedAt: ContinuousClock.Instant)
+
+        var isMissing: Bool {
+            if case .missing = self { true } else { false }
+        }
+    }
+
+    private let entries = Locked<[String: Entry]>([:])
     private static let maxCachedFileSize = 256 * 1024
     private static let maxEntries = 1024
     private let revalidateAfter: Duration
@@ -171,17 +183,28 @@ final class FileCache: Sendable {
 
     func file(relative: String, root: String, cacheControl: String) -> StaticFile? {
         let now = clock()
-        let cached = entries.withLock { $0[relative] }
-        // Checked lately: no system call at all.
-        if let cached, revalidateAfter > .zero, now - cached.checkedAt < revalidateAfter { return cached }
+        var cached: StaticFile?
+        switch entries.withLock({ $0[relative] }) {
+        case .file(let file):
+            // Checked lately: no system call at all.
+            if revalidateAfter > .zero, now - file.checkedAt < revalidateAfter { return file }
+            cached = file
+        case .missing(let checkedAt):
+            if revalidateAfter > .zero, now - checkedAt < revalidateAfter { return nil }
+        case nil:
+            break
+        }
         let candidate = root + "/" + relative
         var info = stat()
-        guard stat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard stat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            remember(.missing(checkedAt: now), at: relative)
+            return nil
+        }
         if var cached,
            cached.device == UInt64(info.st_dev), cached.inode == UInt64(info.st_ino), cached.size == Int(info.st_size),
            cached.mtime == Double(info.st_mtim.tv_sec), cached.mtimeNanoseconds == Int(info.st_mtim.tv_nsec) {
             cached.checkedAt = now
-            entries.withLock { $0[relative] = cached }
+            entries.withLock { $0[relative] = .file(cached) }
             return cached
         }
         guard let resolvedC = realpath(candidate, nil) else { return nil }
@@ -207,10 +230,20 @@ final class FileCache: Sendable {
             resolved: resolved, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: size,
             mtime: Double(info.st_mtim.tv_sec), mtimeNanoseconds: Int(info.st_mtim.tv_nsec),
             etag: etag, validators: validators, headers: headers, bytes: bytes, checkedAt: now)
-        entries.withLock { entries in
-            if entries.count >= FileCache.maxEntries { entries.removeAll() }
-            entries[relative] = file
-        }
+        remember(.file(file), at: relative)
         return file
+    }
+
+    /// How many paths the cache holds, files and missing ones.
+    var count: Int { entries.withLock { $0.count } }
+
+    /// Keeps `entry` for `relative`; a full cache starts again empty, so
+    /// paths a client makes up cost memory up to the bound and no more.
+    private func remember(_ entry: Entry, at relative: String) {
+        guard revalidateAfter > .zero || !entry.isMissing else { return }
+        entries.withLock { entries in
+            if entries.count >= FileCache.maxEntries, entries[relative] == nil { entries.removeAll() }
+            entries[relative] = entry
+        }
     }
 }

@@ -5,7 +5,7 @@
 final class CookieJar: Sendable {
     private struct State {
         var cookies: [String: String] = [:]
-        var waiters: [(name: String, old: String?, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters: [(name: String, old: String?, changed: Promise<Void>)] = []
     }
 
     private let state = Locked(State())
@@ -23,19 +23,18 @@ final class CookieJar: Sendable {
             state.waiters.removeAll { $0.name == name && $0.old != value }
             return ready
         }
-        for waiter in ready { waiter.continuation.resume() }
+        for waiter in ready { waiter.changed.resolve(()) }
     }
 
     /// Returns once cookie `name` is no longer `old`. Cancellation does not
     /// end the wait: bound it with `withDeadline`.
     func waitForChange(of name: String, from old: String?) async {
-        await withCheckedContinuation { continuation in
-            let changed = state.withLock { state in
-                guard state.cookies[name] == old else { return true }
-                state.waiters.append((name, old, continuation))
-                return false
-            }
-            if changed { continuation.resume() }
+        let changed = Promise<Void>()
+        let waiting = state.withLock { state in
+            guard state.cookies[name] == old else { return false }
+            state.waiters.append((name, old, changed))
+            return true
         }
+        if waiting { await changed.value() }
     }
 }

@@ -14,9 +14,7 @@ extension TestClient {
 /// a server that never answers), not a pause.
 ///
 /// The operation runs in a task of its own, cancelled when the limit passes,
-/// so even a wait that ignores cancellation (`Task.value`, a continuation)
-/// cannot hold the caller past the limit. Cancelling the caller cancels the
-/// operation and throws `CancellationError`.
+/// so even a wait that ignores cancellation cannot hold the caller past it.
 ///
 /// ```swift
 /// try await withDeadline(.seconds(10), TimedOut("the pit's loop did not end")) {
@@ -28,7 +26,7 @@ public func withDeadline<T: Sendable>(
     _ failure: @autoclosure @escaping @Sendable () -> any Error,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    let outcome = Outcome<T>()
+    let outcome = Promise<Result<T, any Error>>()
     let work = Task {
         do {
             outcome.resolve(.success(try await operation()))
@@ -42,7 +40,7 @@ public func withDeadline<T: Sendable>(
     }
     defer { timer.cancel() }
     return try await withTaskCancellationHandler {
-        try await outcome.value()
+        try await outcome.value().get()
     } onCancel: {
         work.cancel()
         outcome.resolve(.failure(CancellationError()))
@@ -57,50 +55,5 @@ public struct TimedOut: Error, CustomStringConvertible {
     /// An error that reads `description`.
     public init(_ description: String) {
         self.description = description
-    }
-}
-
-/// The first result of a race, handed to one waiter.
-private final class Outcome<T: Sendable>: Sendable {
-    private enum State {
-        case pending
-        case waiting(CheckedContinuation<T, any Error>)
-        case resolved(Result<T, any Error>)
-        case delivered
-    }
-
-    private let state = Locked(State.pending)
-
-    /// Settles the race with `result`; `false` when it was settled already.
-    @discardableResult
-    func resolve(_ result: Result<T, any Error>) -> Bool {
-        let (won, waiter): (Bool, CheckedContinuation<T, any Error>?) = state.withLock { state in
-            switch state {
-            case .pending:
-                state = .resolved(result)
-                return (true, nil)
-            case .waiting(let waiter):
-                state = .delivered
-                return (true, waiter)
-            case .resolved, .delivered:
-                return (false, nil)
-            }
-        }
-        waiter?.resume(with: result)
-        return won
-    }
-
-    func value() async throws -> T {
-        try await withCheckedThrowingContinuation { waiter in
-            let ready: Result<T, any Error>? = state.withLock { state in
-                if case .resolved(let result) = state {
-                    state = .delivered
-                    return result
-                }
-                state = .waiting(waiter)
-                return nil
-            }
-            if let ready { waiter.resume(with: ready) }
-        }
     }
 }

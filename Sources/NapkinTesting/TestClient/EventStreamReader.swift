@@ -19,22 +19,26 @@ public final class EventStreamReader: Sendable {
         /// (`event:`, `id:` and `data:` lines included), in bytes.
         public internal(set) var wireBytes = 0
 
-        private enum CodingKeys: String, CodingKey { case id, html }
+        /// Decodes the patch's data as the wire protocol defines it
+        /// (``/NapkinWeb/WireProtocol/PatchData``).
+        public init(from decoder: any Decoder) throws {
+            let data = try WireProtocol.PatchData(from: decoder)
+            id = data.id
+            html = data.html
+        }
     }
 
     private struct State {
         var queue: [ServerSentEvent] = []
-        var waiter: CheckedContinuation<ServerSentEvent?, any Error>?
-        /// Which call of `next` the waiter belongs to, so that a timer
-        /// firing late cannot fail a later call.
-        var waiterCall: UInt64 = 0
+        /// The call of `next` waiting for an event: nil when the stream ends.
+        var waiter: Promise<ServerSentEvent?>?
         var finished = false
     }
 
     /// The status the stream was answered with (`200`, or `204` without a session).
     public let status: Int
     private let state = Locked(State())
-    private let pump: Locked<Task<Void, Never>?> = Locked(nil)
+    private let pump = TaskSlot()
 
     /// Opens the stream again with the client's cookies from the given
     /// last event id, as napkin's client does when told to reconnect.
@@ -76,9 +80,9 @@ public final class EventStreamReader: Sendable {
                 defer { state.waiter = nil }
                 return state.waiter
             }
-            waiter?.resume(returning: nil)
+            waiter?.resolve(nil)
         }
-        pump.withLock { $0 = task }
+        pump.replace(with: task)
     }
 
     deinit {
@@ -89,52 +93,47 @@ public final class EventStreamReader: Sendable {
         let waiter = state.withLock { state in
             guard let waiter = state.waiter else {
                 state.queue.append(event)
-                return nil as CheckedContinuation<ServerSentEvent?, any Error>?
+                return nil as Promise<ServerSentEvent?>?
             }
             state.waiter = nil
             return waiter
         }
-        waiter?.resume(returning: event)
+        waiter?.resolve(event)
     }
 
     /// Stops reading; the server sees the client go away.
     public func close() {
-        pump.withLock { $0?.cancel() }
+        pump.stop()
     }
 
     /// The next event, waiting at most `timeout` (a failure bound, not a pause).
     public func next(timeout: Duration = .seconds(10)) async throws -> ServerSentEvent {
-        let call = state.withLock { state in
-            state.waiterCall += 1
-            return state.waiterCall
+        let waiter = Promise<ServerSentEvent?>()
+        let ready: ServerSentEvent?? = state.withLock { state in
+            if !state.queue.isEmpty { return .some(state.queue.removeFirst()) }
+            if state.finished { return .some(nil) }
+            state.waiter = waiter
+            return nil
         }
-        let timer = Task { [state] in
-            try await Task.sleep(for: timeout)
-            let waiter = state.withLock { state in
-                guard state.waiterCall == call else { return nil as CheckedContinuation<ServerSentEvent?, any Error>? }
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume(throwing: TestClientError.timedOut(timeout))
-        }
-        defer { timer.cancel() }
-        let event = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<ServerSentEvent?, any Error>) in
-                let ready: ServerSentEvent?? = state.withLock { state in
-                    if !state.queue.isEmpty { return .some(state.queue.removeFirst()) }
-                    if state.finished { return .some(nil) }
-                    state.waiter = waiter
-                    return nil
+        let event: ServerSentEvent?
+        if let ready {
+            event = ready
+        } else if let arrived = await waiter.value(within: timeout) {
+            event = arrived
+        } else {
+            // Out of time or cancelled; unless an event was handed to this
+            // call meanwhile, which then goes back to the front of the queue.
+            let handedOver = state.withLock { state in
+                guard state.waiter !== waiter else {
+                    state.waiter = nil
+                    return false
                 }
-                if let ready { waiter.resume(returning: ready) }
+                return true
             }
-        } onCancel: { [state] in
-            let waiter = state.withLock { state in
-                guard state.waiterCall == call else { return nil as CheckedContinuation<ServerSentEvent?, any Error>? }
-                defer { state.waiter = nil }
-                return state.waiter
+            if handedOver, let event = await waiter.value() {
+                state.withLock { $0.queue.insert(event, at: 0) }
             }
-            waiter?.resume(throwing: CancellationError())
+            throw Task.isCancelled ? CancellationError() : TestClientError.timedOut(timeout)
         }
         guard let event else { throw TestClientError.streamEnded }
         return event

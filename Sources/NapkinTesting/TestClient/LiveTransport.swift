@@ -90,11 +90,12 @@ final class SocketConnection: Sendable {
     static let sendTimeoutSeconds = 10
 
     static func open(host: String, port: Int) async throws -> SocketConnection {
-        let fd = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try connect(host: host, port: port) })
-            }
+        // Connecting blocks: on a thread of its own, not the pool's.
+        let connected = Promise<Result<Int32, any Error>>()
+        Thread.detachNewThread {
+            connected.resolve(Result { try connect(host: host, port: port) })
         }
+        let fd = try await connected.value().get()
         let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
         let descriptor = SharedDescriptor(fd)
         let connection = SocketConnection(fd: fd, chunks: stream, descriptor: descriptor)

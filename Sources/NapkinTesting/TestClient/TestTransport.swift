@@ -8,8 +8,11 @@ public protocol TestTransport: Sendable {
     func send(_ request: Request) async throws -> Response
 }
 
-/// Calls the app's responder directly: routing, middleware, sessions and
-/// rendering all run; only the socket is left out.
+/// Calls the app's responder as ``/NapkinHTTP/HTTPServer`` does: the
+/// responder's ``/NapkinHTTP/Answer`` is run by its kind (at once, as one
+/// main-actor task, or as a task) and an error no middleware mapped
+/// becomes the status the server would send. Routing, middleware, sessions
+/// and rendering all run; only the socket is left out.
 public struct InProcessTransport: TestTransport {
     let responder: any HTTPResponder
 
@@ -19,10 +22,10 @@ public struct InProcessTransport: TestTransport {
     }
 
     /// Hands `request` to the responder, from `127.0.0.1` unless it names
-    /// its peer.
+    /// its peer, and returns what the server would send.
     public func send(_ request: Request) async throws -> Response {
         var request = request
         request.peer = request.peer ?? "127.0.0.1:0"
-        return try await responder.respond(to: request)
+        return await responder.answer(request).sent(for: request, log: AccessLog.standardError)
     }
 }

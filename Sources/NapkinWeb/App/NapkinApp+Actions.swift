@@ -71,6 +71,8 @@ extension NapkinApp {
                             fragment.record(FormProblem(error, id: id, key: key, fields: fields), for: name)
                         }
                         return error
+                    } catch is SessionValues.Unavailable {
+                        throw Self.sessionsUnavailable
                     }
                 }
             }

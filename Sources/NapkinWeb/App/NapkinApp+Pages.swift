@@ -3,27 +3,14 @@ import napkin
 
 extension NapkinApp {
     /// A page: navigates a tab's tree to the path, then renders it (or, for
-    /// `Accept: application/json`, snapshots it).
-    ///
-    /// Which tab:
-    /// - a live navigation (napkin's client, `X-Napkin-Tab`) moves the tab it
-    ///   names, and answers the page without patching that tab's streams;
-    /// - a page load after a form post without JavaScript (the post's `303`)
-    ///   shows the tab the form was on, with what the post left there;
-    /// - a browser without napkin's client (no `napkin_js` cookie) keeps
-    ///   using its most recent tab while that has no open stream, so what
-    ///   reached it meanwhile (a toast) is on its next page, as it would be
-    ///   on a patched page;
-    /// - any other page load opens a new tab, so tabs never move each other;
-    /// - a JSON request is answered from a tree built for it and torn down
-    ///   at once, unless it names a tab.
-    ///
-    /// Only a page view starts a session: a `GET` that accepts HTML, for a
-    /// path some napkin claims. Anything else without a session (`HEAD`,
-    /// JSON, a missing file such as `/favicon.ico`) is answered from a tree
-    /// that is torn down at once — nothing is kept and no cookie is set.
-    /// For a session that exists, `HEAD` and subresource requests (a favicon,
-    /// an image: `Sec-Fetch-Dest`) are answered without touching any tab.
+    /// `Accept: application/json`, snapshots it). A live navigation moves
+    /// the tab it names; the page after a post without JavaScript shows the
+    /// form's tab; a browser without napkin's client keeps its most recent
+    /// tab while that has no stream (so a toast that reached it is on its
+    /// next page); any other page load opens a tab. JSON that names no tab
+    /// is answered from a tree torn down at once. Only a page view (a `GET`
+    /// that accepts HTML) starts a session; `HEAD` and subresource requests
+    /// (`Sec-Fetch-Dest`) touch no tab.
     func page(_ request: Request) async throws -> Response {
         let path = WebPath(request.path)
         let pageView = PageResponder.isPageView(request)

@@ -39,15 +39,9 @@ public final class NapkinApp {
     private var restoring: [String: Task<WebSession?, any Error>] = [:]
 
     /// Creates an app with a session scope: `session` builds each browser
-    /// session's component once, from the app's `component` and the
-    /// session's ``SessionValues``, and `root` builds each tab's tree from
-    /// that session component.
-    ///
-    /// Put what belongs to the person in the session component as `shared`
-    /// services (who is signed in, a cart): every tab of the session gets
-    /// the same instance, so signing in or out in one tab reaches the others
-    /// live. Services that must survive a restart keep their state in the
-    /// session's values. What `root`'s own components share belongs to one tab.
+    /// session's component once (from `component` and the session's
+    /// ``/NapkinStorage/SessionValues``), the home of what belongs to the
+    /// person; `root` builds each tab's tree from it.
     ///
     /// ```swift
     /// let app = NapkinApp(component: AppComponent()) { app, values in

@@ -6,26 +6,17 @@ struct PageResponder: HTTPResponder {
     let app: NapkinApp
     let files: StaticFiles?
 
-    func respond(to request: Request) async throws -> Response {
+    func answer(_ request: Request) -> Answer {
         guard request.method == .get || request.method == .head else {
             var response = Response.text("Method Not Allowed", status: .methodNotAllowed)
             response.headers["Allow"] = "GET, HEAD"
-            return response
+            return .now(response)
         }
         if let files, let file = files.lookup(request) {
-            return file
+            return .now(file)
         }
         let app = app
-        return try await MainActorWork.run { try await app.page(request) }
-    }
-
-    /// The page, as main-actor work on its own, for a `GET` or `HEAD` that
-    /// names no static file; nil otherwise (``respond(to:)`` answers those).
-    func mainActorWork(for request: Request) -> (@MainActor @Sendable () async throws -> Response)? {
-        guard request.method == .get || request.method == .head else { return nil }
-        if let files, files.lookup(request) != nil { return nil }
-        let app = app
-        return { try await app.page(request) }
+        return .mainActor { try await app.page(request) }
     }
 
     /// Whether the request is a page view: a `GET` for a document that takes

@@ -2,19 +2,20 @@ import NapkinHTTP
 
 /// Adds napkin's security headers to every response: the CSP, no MIME
 /// sniffing, a same-origin referrer policy, and no framing.
-struct SecurityHeaders: FastPathMiddleware {
+struct SecurityHeaders: Middleware {
     let contentSecurityPolicy: String
 
-    func respond(to request: Request, next: HTTPHandler) async throws -> Response {
-        finish(request, try await next(request), startedAt: .now)
-    }
-
-    func finish(_ request: Request, _ response: Response, startedAt start: ContinuousClock.Instant) -> Response {
-        var response = response
-        response.headers["Content-Security-Policy"] = contentSecurityPolicy
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "same-origin"
-        response.headers["X-Frame-Options"] = "DENY"
-        return response
+    func answer(_ request: Request, next: @escaping NextResponder) -> Answer {
+        let policy = contentSecurityPolicy
+        return next(request).finished { outcome in
+            outcome.map { response in
+                var response = response
+                response.headers["Content-Security-Policy"] = policy
+                response.headers["X-Content-Type-Options"] = "nosniff"
+                response.headers["Referrer-Policy"] = "same-origin"
+                response.headers["X-Frame-Options"] = "DENY"
+                return response
+            }
+        }
     }
 }

@@ -65,6 +65,29 @@ public enum WireProtocol {
         public static let reconnect = "reconnect"
     }
 
+    /// The data of a ``Event/patch`` event: a JSON object with a fragment's
+    /// id and its new outer HTML.
+    public struct PatchData: Codable, Sendable, Equatable {
+        /// The id of the fragment's element (its place in the tab's tree).
+        public let id: String
+        /// The fragment's new outer HTML, to put in place of the element.
+        public let html: String
+
+        /// A patch of fragment `id` to `html`.
+        public init(id: String, html: String) {
+            self.id = id
+            self.html = html
+        }
+
+        /// The JSON names of the two fields, as napkin.js reads them.
+        public enum CodingKeys: String, CodingKey {
+            /// `id`.
+            case id
+            /// `html`.
+            case html
+        }
+    }
+
     /// `data-` attributes.
     public enum Attribute {
         /// On `<body>`: the page's tab.

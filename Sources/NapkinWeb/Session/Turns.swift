@@ -1,9 +1,11 @@
+@_spi(Napkin) import NapkinSupport
+
 /// Turns at something one caller at a time may do (navigate a tab, run a
 /// session's action), handed out in the order they were asked for.
 @MainActor
 final class Turns {
     private var taken = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var waiting: [Promise<Void>] = []
 
     /// Waits for the turn. Pair with ``end()``.
     func begin() async {
@@ -11,7 +13,9 @@ final class Turns {
             taken = true
             return
         }
-        await withCheckedContinuation { waiting.append($0) }
+        let turn = Promise<Void>()
+        waiting.append(turn)
+        await turn.value()
     }
 
     /// Takes the turn if nobody holds it; whether it did.
@@ -26,7 +30,7 @@ final class Turns {
         if waiting.isEmpty {
             taken = false
         } else {
-            waiting.removeFirst().resume()
+            waiting.removeFirst().resolve(())
         }
     }
 

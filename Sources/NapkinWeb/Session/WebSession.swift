@@ -265,18 +265,20 @@ public final class WebSession: RecencyLinked {
     }
 
     private func wakeStreamWaiters() {
-        for waiter in streamWaiters where waiter.count == streamCount { waiter.continuation.resume() }
+        for waiter in streamWaiters where waiter.count == streamCount { waiter.reached.resolve(()) }
         streamWaiters.removeAll { $0.count == streamCount }
     }
 
-    private var streamWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var streamWaiters: [(count: Int, reached: Promise<Void>)] = []
 
     /// Waits until the session has exactly `count` open streams (for tests
     /// of stream lifecycles: a closed stream leaves the session on the next
     /// main-actor turn).
     func waitForStreamCount(_ count: Int) async {
         if streamCount == count { return }
-        await withCheckedContinuation { streamWaiters.append((count, $0)) }
+        let reached = Promise<Void>()
+        streamWaiters.append((count, reached))
+        await reached.value()
     }
 
     /// Tears the session down: every tab's tree is deactivated (every bound

@@ -122,21 +122,21 @@ public final class WebTab: LaunchHost, RecencyLinked {
         }
         for fragment in outermost {
             sequence += 1
-            let patch = Patch(id: fragment.fragmentID, html: fragment.render().rendered, sequence: sequence)
+            let patch = Patch(id: fragment.fragmentID, html: fragment.render().rendered)
             // Encoded once, shared by the tab's streams.
-            let event = patch.event
+            let event = patch.frame.framed(id: sequence)
             for stream in streams.values { stream.offer(event, key: patch.id) }
         }
     }
 
-    /// Sends a shared fragment's patch, encoded once for every tab (`body`
-    /// is the event without its id line). A tab in a live navigation skips
-    /// it: the page it answers is rendered after, with the new HTML.
-    func sendShared(id: String, body: [UInt8]) {
+    /// Sends a shared fragment's patch, encoded once for every tab. A tab
+    /// in a live navigation skips it: the page it answers is rendered
+    /// after, with the new HTML.
+    func sendShared(id: String, frame: EventFrame) {
         guard !holdingPatches else { return }
         sequence += 1
         guard !streams.isEmpty else { return }
-        let event = Patch.event(sequence: sequence, body: body)
+        let event = frame.framed(id: sequence)
         for stream in streams.values { stream.offer(event, key: id) }
     }
 
@@ -204,8 +204,8 @@ public final class WebTab: LaunchHost, RecencyLinked {
         flush()
         streams[number] = stream
         if let root, lastEventID != sequence {
-            let page = Patch(id: root.fragmentID, html: root.render().rendered, sequence: sequence)
-            stream.offer(page.event, key: page.id)
+            let page = Patch(id: root.fragmentID, html: root.render().rendered)
+            stream.offer(page.frame.framed(id: sequence), key: page.id)
         }
         // The page is in the browser now; what changes next is rendered
         // again when it changes. Keeping every fragment's HTML (the page

@@ -1,8 +1,9 @@
 /// Fragment ids from a fragment's place in its tab's tree, not from a
-/// counter: a digest of the path of slots and napkin names from the root
-/// (`LaunchNapkin/content:LoggedInNapkin~pit`). A page rendered by one
+/// counter or a Swift type: a digest of the slot and region names on the
+/// path from the root (`/content/board~pit`). A page rendered by one
 /// process names the same fragments as the tree another process rebuilds
-/// for the same path, so its forms still post after a restart.
+/// for the same path, and a type renamed between two deploys keeps its
+/// ids, so a page's forms still post after a restart.
 ///
 /// The digest (48 bits of FNV-1a, as `n-` and 12 hex digits) keeps ids —
 /// which every patch and form carries — short however deep the tree is.
@@ -10,26 +11,30 @@
 /// reads bytes one after another, so a child's digest continues its
 /// parent's): no fragment holds the path itself.
 enum FragmentID {
-    static func root(_ napkinName: String) -> (place: UInt64, id: String) {
-        named(FNV1a.hash(napkinName.utf8))
-    }
+    static let root: (place: UInt64, id: String) = named(FNV1a.hash("/".utf8))
 
-    static func child(of parent: UInt64, slot: String, napkinName: String) -> (place: UInt64, id: String) {
-        named(FNV1a.hash("/\(slot):\(napkinName)".utf8, continuing: parent))
+    static func child(of parent: UInt64, slot: String) -> (place: UInt64, id: String) {
+        named(FNV1a.hash(step("/", slot), continuing: parent))
     }
 
     static func region(of parent: UInt64, name: String) -> (place: UInt64, id: String) {
-        named(FNV1a.hash("~\(name)".utf8, continuing: parent))
+        named(FNV1a.hash(step("~", name), continuing: parent))
     }
 
     static func shared(in parent: UInt64, name: String) -> String {
-        named(FNV1a.hash("#\(name)".utf8, continuing: parent)).id
+        named(FNV1a.hash(step("#", name), continuing: parent)).id
     }
 
     /// The id of the message a form shows when its action failed: one per
     /// fragment, action and form key, whatever characters those hold.
     static func problem(in fragmentID: String, action: String, key: String?) -> String {
         "\(fragmentID)-error-" + digest("\(action)\u{0}\(key ?? "")")
+    }
+
+    /// One step of a path: its kind, and a name whose length comes first,
+    /// so no name can pose as two steps (`a/b` as `a`, then `b`).
+    private static func step(_ kind: String, _ name: String) -> String.UTF8View {
+        "\(kind)\(name.utf8.count):\(name)".utf8
     }
 
     private static func named(_ place: UInt64) -> (place: UInt64, id: String) {

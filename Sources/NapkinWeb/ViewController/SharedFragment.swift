@@ -41,7 +41,7 @@ public final class SharedFragment<Value: Sendable>: SharedFragmentViewers {
     public private(set) var html: HTML
     private let render: @MainActor (Value) -> HTML
     private var viewers: [ObjectIdentifier: Viewer] = [:]
-    private let following = Locked<Task<Void, Never>?>(nil)
+    private let following = TaskSlot()
 
     /// One fragment that shows this shared fragment, and the id it shows it
     /// under. A class: walking ten thousand of them then retains each,
@@ -65,7 +65,7 @@ public final class SharedFragment<Value: Sendable>: SharedFragmentViewers {
     }
 
     deinit {
-        following.withLock { $0?.cancel() }
+        following.stop()
     }
 
     /// The number of fragments showing it now.
@@ -78,7 +78,7 @@ public final class SharedFragment<Value: Sendable>: SharedFragmentViewers {
         let next = render(newValue)
         guard next != html else { return }
         html = next
-        var bodies: [String: [UInt8]] = [:]
+        var frames: [String: EventFrame] = [:]
         var gone: [ObjectIdentifier] = []
         // Every patch is offered before any stream is woken.
         StreamWakeups.coalescing {
@@ -90,9 +90,10 @@ public final class SharedFragment<Value: Sendable>: SharedFragmentViewers {
                     continue
                 }
                 view.forgetRendersUpward()
-                let body = bodies[viewer.id] ?? Patch(id: viewer.id, html: wrapped(id: viewer.id).rendered, sequence: 0).body
-                bodies[viewer.id] = body
-                tab.sendShared(id: viewer.id, body: body)
+                let frame = frames[viewer.id] ?? EventFrame(
+                    event: WireProtocol.Event.patch, data: Patch(id: viewer.id, html: wrapped(id: viewer.id).rendered).data)
+                frames[viewer.id] = frame
+                tab.sendShared(id: viewer.id, frame: frame)
             }
         }
         for key in gone { viewers[key] = nil }
@@ -108,18 +109,12 @@ public final class SharedFragment<Value: Sendable>: SharedFragmentViewers {
                 self.update(value)
             }
         }
-        following.withLock { old in
-            old?.cancel()
-            old = task
-        }
+        following.replace(with: task)
     }
 
     /// Stops following what ``follow(_:)`` started.
     public func stopFollowing() {
-        following.withLock { task in
-            task?.cancel()
-            task = nil
-        }
+        following.stop()
     }
 
     /// The HTML `view` shows under `id`, and notes that it does.

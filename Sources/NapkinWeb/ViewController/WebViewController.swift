@@ -1,4 +1,3 @@
-import Foundation
 import NapkinHTTP
 @_spi(Napkin) import NapkinSupport
 import napkin
@@ -39,7 +38,7 @@ open class WebViewController: ViewControllable {
     /// `FragmentID`), set when it is shown. The same place gets the same id
     /// in any process.
     public private(set) var fragmentID = ""
-    /// The running digest of the path of slots and napkin names from the
+    /// The running digest of the path of slot and region names from the
     /// root, which the id shows (see `FragmentID`).
     private var placeDigest = UInt64(0)
 
@@ -89,7 +88,9 @@ open class WebViewController: ViewControllable {
     private var sharedShown = SmallMap<ObjectIdentifier, any SharedFragmentViewers>()
 
     /// Creates a view controller; it gets its fragment id when shown.
-    public init() {}
+    public init() {
+        reportUnobservedOwnPresenter()
+    }
 
     /// The fragment's content, from the presenter's state. Override it.
     ///
@@ -144,24 +145,16 @@ open class WebViewController: ViewControllable {
 
     // MARK: - Regions
 
-    /// A part of the body observed on its own: when a change touches only
-    /// what `content` reads, only this part is re-rendered and sent to the
-    /// tabs — the few bytes that changed, not the whole fragment. Use it in
-    /// ``body()`` around a value that changes often (a live figure, a clock):
+    /// A part of the body observed on its own: a change to what only
+    /// `content` reads re-renders and sends only this part. For a value that
+    /// changes often (a live figure, a clock):
     ///
     /// ```swift
-    /// override func body() -> HTML {
-    ///     """
-    ///     <h1>\(presenter.title)</h1>\
-    ///     \(region("pit") { "<p class=\"pit\">\(presenter.pitHeadline)</p>" })
-    ///     """
-    /// }
+    /// "<h1>\(presenter.title)</h1>\(region("pit") { "<p>\(presenter.pitHeadline)</p>" })"
     /// ```
     ///
-    /// The region is wrapped in its own `<div class="napkin">` with a stable
-    /// id (give it `display: contents` to keep layouts unchanged). Forms in
-    /// `content` still belong to this fragment. A region the body stops
-    /// asking for is dropped.
+    /// It is wrapped in its own `<div class="napkin">` (`display: contents`
+    /// keeps layouts); its forms belong to this fragment.
     public final func region(_ name: String, _ content: @escaping @MainActor () -> HTML) -> HTML {
         if !regionsUsed.contains(name) { regionsUsed.append(name) }
         if let existing = regions[name] {
@@ -265,9 +258,8 @@ open class WebViewController: ViewControllable {
     // MARK: - Problems
 
     /// Why the last post of the action `name` was refused, with what was
-    /// posted; `nil` when it was not (or a later post of it succeeded, or
-    /// the fragment left the page since). Read it in ``body()`` to mark the
-    /// field at fault and fill in what the person typed:
+    /// posted; `nil` when it was not, or has been cleared since. Read it in
+    /// ``body()`` to mark the field at fault and keep what was typed:
     ///
     /// ```swift
     /// let problem = problem(for: "order")
@@ -384,9 +376,9 @@ open class WebViewController: ViewControllable {
         self.tab = tab
         (placeDigest, fragmentID) =
             switch (place, parent) {
-            case (.slot(let slot), let parent?): FragmentID.child(of: parent.placeDigest, slot: slot, napkinName: napkinName)
+            case (.slot(let slot), let parent?): FragmentID.child(of: parent.placeDigest, slot: slot)
             case (.region(let name), let parent?): FragmentID.region(of: parent.placeDigest, name: name)
-            default: FragmentID.root(napkinName)
+            default: FragmentID.root
             }
         tab.register(self)
         for (name, child) in slots.pairs {

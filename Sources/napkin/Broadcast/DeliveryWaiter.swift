@@ -7,13 +7,12 @@ final class DeliveryWaiter: Sendable {
         var expected = 0
         var acknowledged = 0
         var armed = false
-        var expired = false
-        var sender: CheckedContinuation<Void, Never>?
 
-        var isDone: Bool { expired || (armed && acknowledged >= expected) }
+        var isDone: Bool { armed && acknowledged >= expected }
     }
 
     private let state = Locked(State())
+    private let allAcknowledged = Promise<Void>()
 
     /// One more subscriber to wait for; called before ``wait(timeout:)``.
     func expect() {
@@ -22,54 +21,23 @@ final class DeliveryWaiter: Sendable {
 
     /// A subscriber came back for more, or went away.
     func acknowledge() {
-        let sender: CheckedContinuation<Void, Never>? = state.withLock { state in
+        let done = state.withLock { state in
             state.acknowledged += 1
-            guard state.isDone else { return nil }
-            defer { state.sender = nil }
-            return state.sender
+            return state.isDone
         }
-        sender?.resume()
+        if done { allAcknowledged.resolve(()) }
     }
 
-    /// Waits until every expected subscriber acknowledged, or `timeout`.
+    /// Waits until every expected subscriber acknowledged, or `timeout`
+    /// (or the sender's cancellation).
     func wait(timeout: Duration) async -> DeliveryReport {
         let done = state.withLock { state -> Bool in
             state.armed = true
             return state.isDone
         }
-        if done { return report() }
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
-            self?.expire()
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (sender: CheckedContinuation<Void, Never>) in
-                let done = state.withLock { state -> Bool in
-                    if state.isDone { return true }
-                    state.sender = sender
-                    return false
-                }
-                if done { sender.resume() }
-            }
-        } onCancel: {
-            expire()
-        }
-        timer.cancel()
-        return report()
-    }
-
-    private func report() -> DeliveryReport {
-        state.withLock { state in
+        if !done { _ = await allAcknowledged.value(within: timeout) }
+        return state.withLock { state in
             DeliveryReport(subscribers: state.expected, acknowledged: min(state.acknowledged, state.expected))
         }
-    }
-
-    private func expire() {
-        let sender: CheckedContinuation<Void, Never>? = state.withLock { state in
-            state.expired = true
-            defer { state.sender = nil }
-            return state.sender
-        }
-        sender?.resume()
     }
 }

@@ -10,8 +10,11 @@ import Synchronization
 /// - a broadcaster `send` made inside the scope counts each subscriber until
 ///   it has processed the value and come back for the next one;
 /// - a task bound with `task { }` inside the scope (or while a subscriber
-///   processes such a value) counts until it first waits for more input or
-///   ends.
+///   processes such a value), or started with ``dispatch(priority:_:)``,
+///   counts until it ends or is parked: nothing of it queued or running on
+///   its executor or on the main actor, as when it waits on an
+///   `AsyncStream`, an `Observations` sequence or a timer that napkin does
+///   not own.
 ///
 /// `run` returns when all of that is done, or when `timeout` passes. So a
 /// browser redirected after a post, or a test doing POST then GET, sees the
@@ -20,7 +23,12 @@ public final class Settlement: Sendable {
     private struct State {
         var outstanding = 0
         var finished = false
-        var waiter: CheckedContinuation<Void, Never>?
+        /// A task started inside has no job left: it may be parked.
+        var idle = false
+        /// The settlement's wait for its next change, while it waits.
+        var waiter: Promise<Void>?
+        /// The executors of the tasks started inside, to find parked ones.
+        var executors: [SettlingExecutor] = []
     }
 
     private let state = Locked(State())
@@ -85,14 +93,35 @@ public final class Settlement: Sendable {
         return entered ? Token(settlement: self) : nil
     }
 
+    /// The executor for a task that `token` counts: the task leaves the
+    /// settlement when it ends, or when the settlement finds it parked.
+    func executor(for token: Token) -> SettlingExecutor {
+        let executor = SettlingExecutor(token: token)
+        state.withLock { state in
+            if !state.finished { state.executors.append(executor) }
+        }
+        return executor
+    }
+
+    /// Called by a task's executor when it has run the task's last queued job.
+    func noteIdle() {
+        let waiter: Promise<Void>? = state.withLock { state in
+            guard !state.finished else { return nil }
+            state.idle = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resolve(())
+    }
+
     fileprivate func leave() {
-        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+        let waiter: Promise<Void>? = state.withLock { state in
             state.outstanding -= 1
             guard state.outstanding == 0, let waiter = state.waiter else { return nil }
             state.waiter = nil
             return waiter
         }
-        waiter?.resume()
+        waiter?.resolve(())
     }
 
     /// Runs where the caller runs (`isolation`): a nonisolated async method
@@ -110,28 +139,46 @@ public final class Settlement: Sendable {
             try? await Task.sleep(for: timeout)
             self.expire()
         }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLock { state -> Bool in
-                if state.outstanding == 0 || state.finished { return true }
-                state.waiter = continuation
-                return false
-            }
-            if done { continuation.resume() }
+        while let idle = await nextIdleExecutors() {
+            if idle.isEmpty { continue }
+            // A task with no job left on its executor may still be queued on
+            // the main actor: once the main actor has run what it had queued,
+            // a task that has not moved is parked.
+            await Task { @MainActor in }.value
+            for (executor, epoch) in idle { executor.leaveIfStill(at: epoch) }
         }
         timer.cancel()
         return state.withLock { state in
             state.finished = true
+            state.executors = []
             return Report(settled: state.outstanding == 0, outstanding: max(state.outstanding, 0))
         }
     }
 
+    /// Waits until the work is done, the time is up, or a task went idle;
+    /// for the last, the idle tasks' executors and epochs, else `nil`.
+    private func nextIdleExecutors(isolation: isolated (any Actor)? = #isolation) async -> [(SettlingExecutor, UInt64)]? {
+        let change = Promise<Void>()
+        let ready = state.withLock { state -> Bool in
+            if state.outstanding == 0 || state.finished || state.idle { return true }
+            state.waiter = change
+            return false
+        }
+        if !ready { await change.value() }
+        return state.withLock { state -> [(SettlingExecutor, UInt64)]? in
+            if state.outstanding == 0 || state.finished { return nil }
+            state.idle = false
+            return state.executors.compactMap { executor in executor.idleEpoch.map { (executor, $0) } }
+        }
+    }
+
     private func expire() {
-        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+        let waiter: Promise<Void>? = state.withLock { state in
             state.finished = true
             defer { state.waiter = nil }
             return state.waiter
         }
-        waiter?.resume()
+        waiter?.resolve(())
     }
 }
 
@@ -160,6 +207,9 @@ extension Settlement {
                 settlement?.leave()
             }
         }
+
+        /// Whether this work has left its settlement.
+        var hasLeft: Bool { left.load(ordering: .relaxed) }
     }
 
     private struct WeakSettlement: Sendable {

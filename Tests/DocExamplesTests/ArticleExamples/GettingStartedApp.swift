@@ -5,7 +5,7 @@ import napkin
 
 /// The app-wide scope: one for the whole app, where shared services live.
 /// It gives each napkin what its dependency protocol asks for.
-final class AppComponent: Component<any EmptyDependency>, CounterNapkinDependency {}
+final class AppComponent: Component<any EmptyDependency>, CounterNapkinDependency, @unchecked Sendable {}
 
 /// The root napkin's logic: nothing yet.
 final actor HomeInteractor: Interactable {

@@ -12,8 +12,8 @@ protocol CounterNapkinDependency: Dependency {}
 
 /// Builds Counter afresh each time its parent attaches it. It reports nothing
 /// upward, so it takes no listener.
-final class CounterNapkinBuilder: Builder<any CounterNapkinDependency> {
-    func build() -> ViewableRouter<CounterNapkinInteractor, CounterNapkinViewController> {
+final class CounterNapkinBuilder: Builder<any CounterNapkinDependency>, @unchecked Sendable {
+    @MainActor func build() -> ViewableRouter<CounterNapkinInteractor, CounterNapkinViewController> {
         let presenter = CounterNapkinPresenter()
         let interactor = CounterNapkinInteractor(presenter: presenter)
         return ViewableRouter(interactor: interactor, viewController: CounterNapkinViewController(presenter: presenter, listener: interactor))

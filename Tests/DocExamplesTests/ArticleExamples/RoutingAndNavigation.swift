@@ -21,8 +21,8 @@ enum RoutingExample { // wrapper
         override func body() -> HTML { "<h2>The board</h2>" } // wrapper
     } // wrapper
 
-    final class BoardBuilder: Builder<any BoardDependency> { // wrapper
-        func build() -> ViewableRouter<BoardInteractor, BoardViewController> { // wrapper
+    final class BoardBuilder: Builder<any BoardDependency>, @unchecked Sendable { // wrapper
+        @MainActor func build() -> ViewableRouter<BoardInteractor, BoardViewController> { // wrapper
             ViewableRouter(interactor: BoardInteractor(), viewController: BoardViewController()) // wrapper
         } // wrapper
     } // wrapper
@@ -42,12 +42,12 @@ enum RoutingExample { // wrapper
     } // wrapper
 
     /// The home page's scope: what its children need.
-    final class HomeComponent: Component<any HomeDependency>, BoardDependency {
+    final class HomeComponent: Component<any HomeDependency>, BoardDependency, @unchecked Sendable {
         var pitService: PitService { dependency.pitService }
     }
 
-    final class HomeBuilder: Builder<any HomeDependency> {
-        func build() -> HomeRouter {
+    final class HomeBuilder: Builder<any HomeDependency>, @unchecked Sendable {
+        @MainActor func build() -> HomeRouter {
             let component = HomeComponent(dependency: dependency)
             let presenter = HomePresenter()
             let interactor = HomeInteractor(presenter: presenter)

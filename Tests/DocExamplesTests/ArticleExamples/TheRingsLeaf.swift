@@ -15,8 +15,8 @@ protocol GaugeDependency: Dependency {
 }
 
 /// Builds a gauge. A leaf has nothing to route: napkin's own router will do.
-final class GaugeBuilder: Builder<any GaugeDependency> {
-    func build() -> ViewableRouter<GaugeInteractor, GaugeView> {
+final class GaugeBuilder: Builder<any GaugeDependency>, @unchecked Sendable {
+    @MainActor func build() -> ViewableRouter<GaugeInteractor, GaugeView> {
         let presenter = GaugePresenter()
         let interactor = GaugeInteractor(presenter: presenter, thermometer: dependency.thermometer)
         return ViewableRouter(interactor: interactor, viewController: GaugeView(presenter: presenter))

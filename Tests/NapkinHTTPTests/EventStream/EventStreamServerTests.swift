@@ -1,4 +1,4 @@
-import Synchronization
+@_spi(Napkin) import NapkinSupport
 import Testing
 @testable import NapkinHTTP
 
@@ -117,6 +117,6 @@ import Testing
 
 /// Holds producers' continuations so that their streams never finish on their own.
 final class ContinuationKeeper: Sendable {
-    private let kept = Mutex<[AsyncStream<ServerSentEvent>.Continuation]>([])
+    private let kept = Locked<[AsyncStream<ServerSentEvent>.Continuation]>([])
     func keep(_ continuation: AsyncStream<ServerSentEvent>.Continuation) { kept.withLock { $0.append(continuation) } }
 }

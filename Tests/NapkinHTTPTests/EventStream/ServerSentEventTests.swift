@@ -4,9 +4,19 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ServerSentEventTests {
     @Test func encodesEveryField() {
         let event = ServerSentEvent(event: "patch", data: "line one\nline two", id: "42", retry: 1500)
-        #expect(event.encoded == "event: patch\nid: 42\nretry: 1500\ndata: line one\ndata: line two\n\n")
+        #expect(event.encoded == "id: 42\nretry: 1500\nevent: patch\ndata: line one\ndata: line two\n\n")
         #expect(ServerSentEvent(data: "").encoded == "data: \n\n")
         #expect(ServerSentEvent(event: "a\nb", data: "x").encoded == "event: ab\ndata: x\n\n")
+    }
+
+    @Test func aFrameIsSharedAndEachStreamAddsItsOwnID() {
+        let frame = EventFrame(event: "patch", data: Array("{\"a\":1}".utf8))
+        #expect(String(decoding: frame.lines, as: UTF8.self) == "event: patch\ndata: {\"a\":1}\n\n")
+        for id: UInt64 in [0, 9, 10, 41, 1_000_000, .max] {
+            #expect(String(decoding: frame.framed(id: id), as: UTF8.self) == "id: \(id)\n" + String(decoding: frame.lines, as: UTF8.self))
+        }
+        // The same framing as any event: line breaks in the data become data lines.
+        #expect(EventFrame(event: nil, data: "a\r\nb\rc").lines == ServerSentEvent(data: "a\r\nb\rc").encodedBytes)
     }
 
     @Test func parserRoundTripsAcrossArbitraryChunks() {

@@ -44,12 +44,16 @@ import Testing
         struct Tag: Middleware {
             let name: String
             let log: LogSink
-            func respond(to request: Request, next: HTTPHandler) async throws -> Response {
+            func answer(_ request: Request, next: @escaping NextResponder) -> Answer {
                 log.write(">\(name)")
-                var response = try await next(request)
-                log.write("<\(name)")
-                response.headers.add(name: "X-Tag", value: name)
-                return response
+                return next(request).finished { outcome in
+                    log.write("<\(name)")
+                    return outcome.map { response in
+                        var response = response
+                        response.headers.add(name: "X-Tag", value: name)
+                        return response
+                    }
+                }
             }
         }
         var router = Self.router()
@@ -63,7 +67,7 @@ import Testing
 
     @Test func fallbackAnswersUnmatchedPaths() async throws {
         struct Echo: HTTPResponder {
-            func respond(to request: Request) async throws -> Response { .text("fallback \(request.path)") }
+            func answer(_ request: Request) -> Answer { .task { .text("fallback \(request.path)") } }
         }
         var router = Self.router()
         router.fallback(Echo())
@@ -108,7 +112,7 @@ import Testing
     @Test func answersAtOnceFinishedByEveryMiddlewareAndLoggedOnce() async throws {
         let log = LogSink()
         let router = Self.router(log: log)
-        let now = try #require(router.respondImmediately(to: Request(method: .get, target: "/api/now/7")))
+        let now = try #require(router.answer(Request(method: .get, target: "/api/now/7")).immediateResponse)
         #expect(bodyText(now) == "now 7")
         // The asynchronous entry gives the same answer, through the same finishers.
         #expect(bodyText(try await router.respond(to: Request(method: .get, target: "/api/now/8"))) == "now 8")
@@ -119,7 +123,7 @@ import Testing
 
     @Test func headKeepsTheLengthAndDropsTheBody() throws {
         let router = Self.router(log: LogSink())
-        let head = try #require(router.respondImmediately(to: Request(method: .head, target: "/api/now/42")))
+        let head = try #require(router.answer(Request(method: .head, target: "/api/now/42")).immediateResponse)
         #expect(bodyText(head) == "")
         #expect(head.headers["Content-Length"] == "6")
     }
@@ -128,15 +132,16 @@ import Testing
         let log = LogSink()
         let router = Self.router(log: log)
         // An awaiting route registered earlier wins, as in dispatch.
-        #expect(router.respondImmediately(to: Request(method: .get, target: "/api/claimed")) == nil)
+        #expect(router.answer(Request(method: .get, target: "/api/claimed")).immediateResponse == nil)
         #expect(bodyText(try await router.respond(to: Request(method: .get, target: "/api/claimed"))) == "async first")
         // Another method, an awaiting route, no route at all.
-        #expect(router.respondImmediately(to: Request(method: .post, target: "/api/now/1")) == nil)
-        #expect(router.respondImmediately(to: Request(method: .get, target: "/api/later")) == nil)
-        #expect(router.respondImmediately(to: Request(method: .get, target: "/api/none")) == nil)
+        #expect(router.answer(Request(method: .post, target: "/api/now/1")).immediateResponse == nil)
+        #expect(router.answer(Request(method: .get, target: "/api/later")).immediateResponse == nil)
         #expect(bodyText(try await router.respond(to: Request(method: .post, target: "/api/now/1"))) == "posted")
-        #expect(try await router.respond(to: Request(method: .get, target: "/api/none")).status == .notFound)
-        // Nothing was logged for the requests left to the chain until the chain ran them.
+        // Nothing was logged for the work answers until their work ran.
+        #expect(log.all.count == 2)
+        // No route at all is a 404 at hand, logged as it is made.
+        #expect(router.answer(Request(method: .get, target: "/api/none")).immediateResponse?.status == .notFound)
         #expect(log.all.count == 3)
     }
 }

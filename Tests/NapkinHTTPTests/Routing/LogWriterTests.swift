@@ -1,3 +1,4 @@
+@_spi(Napkin) import NapkinSupport
 import Foundation
 import Synchronization
 import Testing
@@ -6,7 +7,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct LogWriterTests {
     /// Every batch the writer hands out, joined.
     final class Output: Sendable {
-        private let bytes = Mutex<[UInt8]>([])
+        private let bytes = Locked<[UInt8]>([])
         private let batches = Atomic<Int>(0)
         func take(_ batch: [UInt8]) {
             bytes.withLock { $0 += batch }
@@ -131,21 +132,20 @@ import Testing
         #expect(lines[2].hasPrefix("POST /b.txt 404 "))
     }
 
-    @Test func aMiddlewareThatCannotFinishKeepsTheFastPathInsideTheChain() async throws {
+    @Test func aMiddlewareGuardsTheFastPathAndImmediateRoutesAsItGuardsWork() async throws {
         struct Gate: Middleware {
-            func respond(to request: Request, next: HTTPHandler) async throws -> Response {
-                guard request.headers["X-Key"] == "yes" else { return .text("no", status: .forbidden) }
-                return try await next(request)
+            func answer(_ request: Request, next: @escaping NextResponder) -> Answer {
+                guard request.headers["X-Key"] == "yes" else { return .now(.text("no", status: .forbidden)) }
+                return next(request)
             }
         }
         var router = HTTPRouter()
         router.use(Gate())
         router.fastPath { _ in .text("file") }
-        // An immediate route, too, runs inside the chain.
         router.get("/now") { _ in .text("now") }
-        for target in ["/f.txt", "/now"] {
-            #expect(router.respondImmediately(to: Request(method: .get, target: target)) == nil)
-            #expect(try await router.respond(to: Request(method: .get, target: target)).status.code == 403)
+        router.get("/later") { _ async in .text("later") }
+        for target in ["/f.txt", "/now", "/later"] {
+            #expect(router.answer(Request(method: .get, target: target)).immediateResponse?.status.code == 403)
             var allowed = Request(method: .get, target: target)
             allowed.headers["X-Key"] = "yes"
             #expect(try await router.respond(to: allowed).status.code == 200)

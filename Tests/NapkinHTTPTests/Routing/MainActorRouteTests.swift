@@ -1,19 +1,28 @@
 import Testing
 @testable import NapkinHTTP
 
-/// Middleware with no synchronous finish.
-private struct Opaque: Middleware {
-    func respond(to request: Request, next: HTTPHandler) async throws -> Response { try await next(request) }
+/// Middleware that awaits before passing the request on: its answer is a
+/// task, whatever the route's kind.
+private struct AwaitsFirst: Middleware {
+    func answer(_ request: Request, next: @escaping NextResponder) -> Answer {
+        .task {
+            await Task.yield()
+            return try await next(request).response()
+        }
+    }
 }
 
-/// A fallback whose pages are main-actor work, and whose other answers are not.
+/// A fallback whose pages are main-actor work, and whose other answers are tasks.
 private struct Pages: HTTPResponder {
-    func respond(to request: Request) async throws -> Response { .text("fallback chain") }
-
-    func mainActorWork(for request: Request) -> (@MainActor @Sendable () async throws -> Response)? {
-        guard request.path.hasPrefix("/pages/") else { return nil }
-        return { .text("page \(request.path)") }
+    func answer(_ request: Request) -> Answer {
+        guard request.path.hasPrefix("/pages/") else { return .task { .text("fallback task") } }
+        return .mainActor { .text("page \(request.path)") }
     }
+}
+
+/// `answer`'s main-actor work, or nil when it is another kind.
+private func mainActorWork(_ answer: Answer) -> (@MainActor @Sendable () async throws -> Response)? {
+    if case .mainActor(let work) = answer { work } else { nil }
 }
 
 @Suite(.timeLimit(.minutes(1))) struct MainActorRouteTests {
@@ -33,33 +42,26 @@ private struct Pages: HTTPResponder {
     @Test func answersAsMainActorWorkFinishedByEveryMiddleware() async throws {
         let log = LogSink()
         let router = Self.router(log: log)
-        let work = try #require(router.mainActorWork(for: Request(method: .get, target: "/cart/7")))
+        let work = try #require(mainActorWork(router.answer(Request(method: .get, target: "/cart/7"))))
+        #expect(log.all.isEmpty, "logged when the work ends, not when it is planned")
         let cart = try await work()
         #expect(bodyText(cart) == "cart 7")
         #expect(cart.headers["X-Stamp"] == "1")
-        // The chain gives the same answer, through the same middleware.
-        let chained = try await router.respond(to: Request(method: .get, target: "/cart/8"))
-        #expect(bodyText(chained) == "cart 8")
-        #expect(chained.headers["X-Stamp"] == "1")
-        #expect(log.all.count == 2)
+        #expect(log.all.count == 1)
         #expect(log.all[0].hasPrefix("GET /cart/7 200 6 "))
-        #expect(log.all[1].hasPrefix("GET /cart/8 200 6 "))
     }
 
-    @Test func anErrorIsMappedWhereTheChainMapsIt() async throws {
+    @Test func anErrorIsMappedInsideTheWork() async throws {
         let log = LogSink()
         let router = Self.router(log: log)
-        let work = try #require(router.mainActorWork(for: Request(method: .post, target: "/refused")))
+        let work = try #require(mainActorWork(router.answer(Request(method: .post, target: "/refused"))))
         let refused = try await work()
-        let chained = try await router.respond(to: Request(method: .post, target: "/refused"))
-        for response in [refused, chained] {
-            #expect(response.status == .forbidden)
-            #expect(bodyText(response) == "not yours")
-            // Stamped outside the error mapping, as in the chain.
-            #expect(response.headers["X-Stamp"] == "1")
-        }
-        #expect(log.all.count == 2)
-        #expect(log.all.allSatisfy { $0.hasPrefix("POST /refused 403 9 ") })
+        #expect(refused.status == .forbidden)
+        #expect(bodyText(refused) == "not yours")
+        // Stamped outside the error mapping.
+        #expect(refused.headers["X-Stamp"] == "1")
+        #expect(log.all.count == 1)
+        #expect(log.all[0].hasPrefix("POST /refused 403 9 "))
     }
 
     @Test func anErrorNoMiddlewareMapsIsThrownAndLoggedAs500() async throws {
@@ -68,7 +70,7 @@ private struct Pages: HTTPResponder {
         router.use(AccessLog(sink: log.write))
         struct Broken: Error {}
         router.onMainActor(.get, "/broken") { _ in throw Broken() }
-        let work = try #require(router.mainActorWork(for: Request(method: .get, target: "/broken")))
+        let work = try #require(mainActorWork(router.answer(Request(method: .get, target: "/broken"))))
         await #expect(throws: Broken.self) { try await work() }
         #expect(log.all.count == 1)
         #expect(log.all[0].hasPrefix("GET /broken 500 - "))
@@ -77,7 +79,7 @@ private struct Pages: HTTPResponder {
     @Test func headKeepsTheLengthAndDropsTheBody() async throws {
         let router = Self.router(log: LogSink())
         for target in ["/cart/42", "/pages/a"] {
-            let work = try #require(router.mainActorWork(for: Request(method: .head, target: target)))
+            let work = try #require(mainActorWork(router.answer(Request(method: .head, target: target))))
             let head = try await work()
             #expect(bodyText(head) == "")
             #expect(head.headers["Content-Length"] == (target == "/cart/42" ? "7" : "13"))
@@ -85,26 +87,34 @@ private struct Pages: HTTPResponder {
         }
     }
 
-    @Test func theFallbackAnswersWithItsMainActorWorkOnlyWhereNoRouteMatches() async throws {
+    @Test func theFallbackDecidesTheKindWhereNoRouteMatches() async throws {
         let router = Self.router(log: LogSink())
-        let work = try #require(router.mainActorWork(for: Request(method: .get, target: "/pages/menu")))
+        let work = try #require(mainActorWork(router.answer(Request(method: .get, target: "/pages/menu"))))
         #expect(bodyText(try await work()) == "page /pages/menu")
-        // The fallback has none for this path: the chain answers.
-        #expect(router.mainActorWork(for: Request(method: .get, target: "/other")) == nil)
-        #expect(bodyText(try await router.respond(to: Request(method: .get, target: "/other"))) == "fallback chain")
+        let other = router.answer(Request(method: .get, target: "/other"))
+        guard case .task = other else {
+            Issue.record("the fallback's task stays a task")
+            return
+        }
+        #expect(bodyText(try await other.response()) == "fallback task")
     }
 
-    @Test func whatTheChainMustAnswerGetsNoMainActorWork() async throws {
+    @Test func eachRouteKeepsTheKindItWasRegisteredWith() async throws {
         let router = Self.router(log: LogSink())
-        // A route that answers at once, an awaiting route, another method (405).
-        #expect(router.mainActorWork(for: Request(method: .get, target: "/plain")) == nil)
-        #expect(router.mainActorWork(for: Request(method: .get, target: "/later")) == nil)
-        #expect(router.mainActorWork(for: Request(method: .delete, target: "/cart/1")) == nil)
-        #expect(try await router.respond(to: Request(method: .delete, target: "/cart/1")).status == .methodNotAllowed)
-        // Middleware that cannot finish synchronously: everything goes through the chain.
-        var opaque = Self.router(log: LogSink())
-        opaque.use(Opaque())
-        #expect(opaque.mainActorWork(for: Request(method: .get, target: "/cart/1")) == nil)
-        #expect(bodyText(try await opaque.respond(to: Request(method: .get, target: "/cart/1"))) == "cart 1")
+        #expect(router.answer(Request(method: .get, target: "/plain")).immediateResponse.map(bodyText) == "plain")
+        guard case .task = router.answer(Request(method: .get, target: "/later")) else {
+            Issue.record("an awaiting route is a task")
+            return
+        }
+        #expect(router.answer(Request(method: .delete, target: "/cart/1")).immediateResponse?.status == .methodNotAllowed)
+        // Middleware that awaits first makes a task of any kind, and still reaches the route.
+        var awaiting = Self.router(log: LogSink())
+        awaiting.use(AwaitsFirst())
+        let answer = awaiting.answer(Request(method: .get, target: "/cart/1"))
+        guard case .task = answer else {
+            Issue.record("middleware that awaits answers with a task")
+            return
+        }
+        #expect(bodyText(try await answer.response()) == "cart 1")
     }
 }

@@ -154,14 +154,13 @@ import Testing
         router.use(AccessLog(sink: log.write))
         router.get("/now") { _ in
             // No task at all: the server called the handler from its own thread.
-            // (Under ThreadSanitizer handlers start in a task, as every handler does.)
             let inTask = withUnsafeCurrentTask { $0 != nil }
             return .text(inTask ? "task" : "thread")
         }
         try await withServer(router) { server in
             let reply = try await fetch(server.port, "/now")
             #expect(reply.status == 200)
-            #expect(reply.text == (Callbacks.runsHandlersInline ? "thread" : "task"))
+            #expect(reply.text == "thread")
             let head = try await fetch(server.port, "HEAD", "/now")
             #expect(head.status == 200)
             #expect(head.body.isEmpty)
@@ -205,23 +204,21 @@ import Testing
     }
 }
 
-/// Answers `/main/...` with main-actor work, and everything (those paths
-/// included) through `respond(to:)` with "chain".
+/// Answers `/main/...` with main-actor work, and every other path with a
+/// task answering "chain".
 private struct MainActorPages: HTTPResponder {
     struct Broken: Error {}
 
-    func respond(to request: Request) async throws -> Response { .text("chain") }
-
-    func mainActorWork(for request: Request) -> (@MainActor @Sendable () async throws -> Response)? {
+    func answer(_ request: Request) -> Answer {
         switch request.path {
         case "/main/page":
-            return {
+            return .mainActor {
                 // One task of its own, not a handler's task preferring its loop.
                 let preference = withUnsafeCurrentTask { $0?.unownedTaskExecutor }
                 return .text(preference == nil ? "main actor" : "main actor, loop preferred")
             }
-        case "/main/broken": return { throw Broken() }
-        default: return nil
+        case "/main/broken": return .mainActor { throw Broken() }
+        default: return .task { .text("chain") }
         }
     }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+@_spi(Napkin) import NapkinSupport
 import Testing
 @testable import NapkinHTTP
 
@@ -120,7 +120,7 @@ struct HostileClientTests {
 struct EventStreamExitTests {
     /// A route whose channel the test holds, and a signal when it terminates.
     final class Probe: Sendable {
-        let channels = Mutex<[Channel<[UInt8]>]>([])
+        let channels = Locked<[Channel<[UInt8]>]>([])
         let (terminations, terminated) = AsyncStream<Void>.makeStream()
 
         func router() -> HTTPRouter {

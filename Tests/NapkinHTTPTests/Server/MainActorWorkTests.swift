@@ -36,10 +36,8 @@ import Testing
     }
 
     /// A handler that hands its main-actor work over still answers from the
-    /// loop that read its request. (Under ThreadSanitizer handlers start on
-    /// the pool instead: see `Callbacks.runsHandlersInline`.)
-    @Test(.enabled(if: Callbacks.runsHandlersInline))
-    func aHandlerComesBackToItsLoop() async throws {
+    /// loop that read its request.
+    @Test func aHandlerComesBackToItsLoop() async throws {
         try await expectHandlersComeBackToTheirLoop {
             // A wrong value fails the request (a 500), and so the expectation.
             struct WrongValue: Error {}

@@ -66,6 +66,32 @@ struct RequestHeadCheckTests {
         }
     }
 
+    /// A responder that runs its route for every request, the server's
+    /// refusals too, and counts the runs.
+    struct Careless: HTTPResponder {
+        let runs: LogSink
+        func answer(_ request: Request) -> Answer {
+            .task {
+                runs.write(request.path)
+                return .text("ran")
+            }
+        }
+    }
+
+    @Test("a responder that ignores the server's answer gets it sent bare, and its route never runs for a refused request")
+    func refusedRunsNoRoute() async throws {
+        let runs = LogSink()
+        try await withServer(Careless(runs: runs), configuration: ServerConfiguration(maxRequestBodySize: 100)) { server in
+            let (reply, closed) = try await Self.exchange(server.port,
+                "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n")
+            #expect(reply.status == 413)
+            #expect(closed)
+            let served = try await Self.exchange(server.port, "GET /fine HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(served.0.text == "ran")
+        }
+        #expect(runs.all == ["/fine"])
+    }
+
     @Test("a body past the limit is 413 with the responder's headers and a Content-Type")
     func tooLarge() async throws {
         let configuration = ServerConfiguration(maxRequestBodySize: 100)

@@ -6,10 +6,8 @@ import Testing
 /// A server loop is its handlers' task executor.
 @Suite(.timeLimit(.minutes(1))) struct ServerLoopExecutorTests {
     /// A handler that hops to the main actor comes back to the loop that read
-    /// its request, not to a thread of the global pool. (Under ThreadSanitizer
-    /// handlers start on the pool instead: see `Callbacks.runsHandlersInline`.)
-    @Test(.enabled(if: Callbacks.runsHandlersInline))
-    func aHandlerComesBackToItsLoopAfterAnActorHop() async throws {
+    /// its request, not to a thread of the global pool.
+    @Test func aHandlerComesBackToItsLoopAfterAnActorHop() async throws {
         try await expectHandlersComeBackToTheirLoop { await MainActor.run {} }
     }
 

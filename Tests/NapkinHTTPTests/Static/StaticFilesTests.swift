@@ -105,6 +105,32 @@ import Testing
         #expect(body() == nil)
     }
 
+    /// A page's path names no file: remembered as missing, it costs no
+    /// `stat` until the interval passes, and a file added there is then served.
+    @Test func aMissingPathIsRememberedForTheRevalidationInterval() async throws {
+        let (root, _) = try Self.makeRoot()
+        let clock = ManualClock()
+        let files = StaticFiles(directory: root, revalidateAfter: .seconds(1), clock: clock.read)
+        let request = Request(method: .get, target: "/pit")
+        #expect(files.lookup(request) == nil)
+        try "late".write(toFile: root + "/pit", atomically: true, encoding: .utf8)
+        clock.advance(by: .milliseconds(999))
+        #expect(files.lookup(request) == nil, "still remembered as missing: the file system was not asked")
+        clock.advance(by: .milliseconds(2))
+        #expect(files.lookup(request)?.status == .ok)
+    }
+
+    /// Made-up paths fill the cache up to its bound, then it starts again:
+    /// a file served before is still served, and memory stays bounded.
+    @Test func madeUpPathsCannotGrowTheCache() async throws {
+        let (root, _) = try Self.makeRoot()
+        let files = StaticFiles(directory: root, revalidateAfter: .seconds(60), clock: ManualClock().read)
+        #expect(files.lookup(Request(method: .get, target: "/napkin.js"))?.status == .ok)
+        for n in 0..<5_000 { #expect(files.lookup(Request(method: .get, target: "/made-up-\(n)")) == nil) }
+        #expect(files.lookup(Request(method: .get, target: "/napkin.js"))?.status == .ok)
+        #expect(files.cachedEntryCount <= 1_024)
+    }
+
     @Test(arguments: [
         "/../secret.txt", "/css/../../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E/%2e%2e/secret.txt",
         "/..%2fsecret.txt", "/css%2fsite.css", "/..%5csecret.txt", "/css\\..\\..\\secret.txt",

@@ -1,16 +1,28 @@
 @testable import NapkinHTTP
 
 /// Middleware that stamps `X-Stamp: 1` on every answer on its way out, as
-/// napkin's security headers do, with or without the asynchronous chain.
-struct Stamp: FastPathMiddleware {
-    func respond(to request: Request, next: HTTPHandler) async throws -> Response {
-        finish(request, try await next(request), startedAt: .now)
+/// napkin's security headers do, whatever kind of answer it is.
+struct Stamp: Middleware {
+    func answer(_ request: Request, next: @escaping NextResponder) -> Answer {
+        next(request).finished { outcome in
+            outcome.map { response in
+                var response = response
+                response.headers["X-Stamp"] = "1"
+                return response
+            }
+        }
+    }
+}
+
+extension Answer {
+    /// The response, when the answer is one at hand; nil for work.
+    var immediateResponse: Response? {
+        if case .immediate(.success(let response)) = self { response } else { nil }
     }
 
-    func finish(_ request: Request, _ response: Response, startedAt start: ContinuousClock.Instant) -> Response {
-        var response = response
-        response.headers["X-Stamp"] = "1"
-        return response
+    /// Whether the answer is main-actor work.
+    var isMainActorWork: Bool {
+        if case .mainActor = self { true } else { false }
     }
 }
 

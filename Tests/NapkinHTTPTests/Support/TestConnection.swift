@@ -1,3 +1,4 @@
+@_spi(Napkin) import NapkinSupport
 import Foundation
 import Synchronization
 
@@ -18,7 +19,7 @@ final class TestConnection: Sendable {
 
     let fd: Int32
     let timeoutSeconds: Int
-    private let buffer = Mutex<[UInt8]>([])
+    private let buffer = Locked<[UInt8]>([])
 
     init(port: Int, timeoutSeconds: Int = 15) throws {
         // Connected before `self` is whole: a failed connect closes its own

@@ -1,11 +1,11 @@
+@_spi(Napkin) import NapkinSupport
 import Foundation
 import Testing
 @testable import NapkinHTTP
-import Synchronization
 
 /// Collects log lines so tests can assert on what the server reported.
 final class LogSink: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     var all: [String] { lines.withLock { $0 } }
     var write: @Sendable (String) -> Void { { [self] line in lines.withLock { $0.append(line) } } }
 }

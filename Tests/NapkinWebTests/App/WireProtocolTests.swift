@@ -49,10 +49,14 @@ struct WireProtocolTests {
         #expect(written.union(dataset) == defined.union(A.clientOwn))
     }
 
-    @Test("a patch event is named as the script listens for it")
+    @Test("a patch event is named as the script listens for it, and its data has the fields the script reads")
     @MainActor
-    func patchEvent() {
-        let event = String(decoding: Patch(id: "f", html: "<p>x</p>", sequence: 7).event, as: UTF8.self)
+    func patchEvent() throws {
+        let event = String(decoding: Patch(id: "f", html: "<p>x</p>").frame.framed(id: 7), as: UTF8.self)
         #expect(event.hasPrefix("id: 7\nevent: \(WireProtocol.Event.patch)\n"))
+        typealias Keys = WireProtocol.PatchData.CodingKeys
+        #expect(try Self.names("patch\\.([a-z]+)") == [Keys.id.stringValue, Keys.html.stringValue])
+        let object = try JSONSerialization.jsonObject(with: Data(Patch(id: "f", html: "<p>x</p>").data)) as? [String: String]
+        #expect(object.map { Set($0.keys) } == [Keys.id.stringValue, Keys.html.stringValue])
     }
 }

@@ -11,40 +11,49 @@ struct PatchTests {
         "\u{0}\u{1}\u{1F}", "sep\u{2028}para\u{2029}end", "é ü 🔥 \u{E2}", "\u{2027}\u{202A}",
     ]
 
-    /// The data of the one event `body` holds, read as a client reads the stream.
-    static func data(of body: [UInt8]) -> String? {
+    /// The data of the one event `bytes` hold, read as a client reads the stream.
+    static func data(of bytes: [UInt8]) -> String? {
         var parser = EventStreamParser()
-        let events = parser.feed(body)
-        guard events.count == 1, events[0].event == "patch" else { return nil }
+        let events = parser.feed(bytes)
+        guard events.count == 1, events[0].event == WireProtocol.Event.patch else { return nil }
         return events[0].data
     }
 
-    @Test("a patch's body is one patch event, framed as the event-stream encoder frames its data")
-    func bodyIsOneEvent() throws {
+    /// `patch`'s frame, as a stream's bytes.
+    @MainActor
+    static func frame(_ patch: Patch) -> [UInt8] {
+        patch.frame.lines
+    }
+
+    @Test("a patch's frame is one patch event whose data is the patch's JSON, on one line")
+    @MainActor
+    func frameIsOneEvent() throws {
         for id in Self.awkward.prefix(4) {
             for html in Self.awkward {
-                let body = Patch(id: id, html: html, sequence: 3).body
-                let data = try #require(Self.data(of: body), "id \(id) html \(html)")
-                #expect(body == ServerSentEvent(event: "patch", data: data).encodedBytes, "id \(id) html \(html)")
+                let patch = Patch(id: id, html: html)
+                let data = try #require(Self.data(of: Self.frame(patch)), "id \(id) html \(html)")
+                #expect(Array(data.utf8) == patch.data, "id \(id) html \(html)")
             }
         }
     }
 
-    @Test("the JSON in a patch reads back as its id and HTML, with no raw line break, <, > or &")
+    @Test("the JSON in a patch decodes as the wire protocol's PatchData, with no raw line break, <, > or &")
     func jsonReadsBack() throws {
         for html in Self.awkward {
-            let json = try #require(Self.data(of: Patch(id: "f-1", html: html, sequence: 1).body))
-            #expect(!json.utf8.contains { [0x0A, 0x0D, 0x3C, 0x3E, 0x26].contains($0) })
-            #expect(!json.contains("\u{2028}") && !json.contains("\u{2029}"))
-            let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String]
-            #expect(object == ["id": "f-1", "html": html])
+            let json = Patch(id: "f-1", html: html).data
+            #expect(!json.contains { [0x0A, 0x0D, 0x3C, 0x3E, 0x26].contains($0) })
+            let text = String(decoding: json, as: UTF8.self)
+            #expect(!text.contains("\u{2028}") && !text.contains("\u{2029}"))
+            let decoded = try JSONDecoder().decode(WireProtocol.PatchData.self, from: Data(json))
+            #expect(decoded == WireProtocol.PatchData(id: "f-1", html: html))
         }
     }
 
     @Test("the bytes on the wire, escapes spelled as napkin's client has always read them")
+    @MainActor
     func exactBytes() {
-        let body = Patch(id: "n-1", html: "<b a=\"x\">&\n</b>\u{2028}\\\u{1}", sequence: 5).body
-        #expect(String(decoding: body, as: UTF8.self) == """
+        let frame = Self.frame(Patch(id: "n-1", html: "<b a=\"x\">&\n</b>\u{2028}\\\u{1}"))
+        #expect(String(decoding: frame, as: UTF8.self) == """
             event: patch
             data: {"id":"n-1","html":"\\u003cb a=\\"x\\"\\u003e\\u0026\\n\\u003c/b\\u003e\\u2028\\\\\\u0001"}
 
@@ -52,26 +61,16 @@ struct PatchTests {
             """)
     }
 
-    @Test("an event is the id line for its sequence, then the shared body")
-    func eventPrependsTheIDLine() {
-        let body = Patch(id: "x", html: "<b>1</b>", sequence: 0).body
-        for sequence: UInt64 in [0, 9, 10, 12_345, .max] {
-            #expect(Patch.event(sequence: sequence, body: body) == Array("id: \(sequence)\n".utf8) + body)
-        }
-        #expect(Patch.event(sequence: 7, body: []) == Array("id: 7\n".utf8))
-    }
-
-    @Test("a tab's event is its id line and the body; the next tab patching the same place with the same HTML gets the same body")
+    @Test("the next tab patching the same place with the same HTML gets the same frame; another place its own")
     @MainActor
-    func eventsShareTheirBody() {
+    func framesAreShared() {
         for html in Self.awkward {
-            let first = Patch(id: "n-1", html: html, sequence: 41)
-            let second = Patch(id: "n-1", html: html, sequence: 7)
-            let other = Patch(id: "n-2", html: html, sequence: 8)
-            #expect(first.event == Array("id: 41\n".utf8) + first.body)
-            #expect(second.event == Array("id: 7\n".utf8) + first.body)
-            #expect(other.event == Array("id: 8\n".utf8) + other.body)
-            #expect(other.body != first.body)
+            let first = Patch(id: "n-1", html: html).frame
+            let second = Patch(id: "n-1", html: html).frame
+            let other = Patch(id: "n-2", html: html).frame
+            #expect(first == second)
+            #expect(other != first)
+            #expect(first.framed(id: 41) == Array("id: 41\n".utf8) + first.lines)
         }
     }
 }

@@ -1,4 +1,4 @@
-// README:begin "Deploying" — a faithful copy: lines marked `// wrapper` are not in the README.
+// README:begin "Cluster" — a faithful copy: lines marked `// wrapper` are not in the README.
 import NapkinRedis // wrapper
 import NapkinWeb // wrapper
 

@@ -9,7 +9,7 @@ enum ReadmeRings { // wrapper
     }
 
     /// The app-wide scope: `shared` makes one Thermometer for the whole tree.
-    final class AppComponent: Component<any EmptyDependency>, GaugeDependency {
+    final class AppComponent: Component<any EmptyDependency>, GaugeDependency, @unchecked Sendable {
         var thermometer: Thermometer { shared { Thermometer() } }
     }
 
@@ -44,8 +44,8 @@ enum ReadmeRings { // wrapper
     @MainActor final class GaugeView: ViewControllable {}
 
     /// Builds a gauge. A leaf has nothing to route: napkin's own router will do.
-    final class GaugeBuilder: Builder<any GaugeDependency> {
-        func build() -> ViewableRouter<GaugeInteractor, GaugeView> {
+    final class GaugeBuilder: Builder<any GaugeDependency>, @unchecked Sendable {
+        @MainActor func build() -> ViewableRouter<GaugeInteractor, GaugeView> {
             let interactor = GaugeInteractor(presenter: GaugePresenter(), thermometer: dependency.thermometer)
             return ViewableRouter(interactor: interactor, viewController: GaugeView())
         }

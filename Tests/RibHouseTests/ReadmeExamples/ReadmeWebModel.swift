@@ -1,11 +1,11 @@
-// README:begin "The web model" — a faithful copy: lines marked `// wrapper` are not in the README.
+// README:begin "Forms and live updates" — a faithful copy: lines marked `// wrapper` are not in the README.
 import NapkinHTTP
 import NapkinWeb
 import napkin
 
 enum ReadmeWebModel { // wrapper
 
-    final class AppComponent: Component<any EmptyDependency> {}
+    final class AppComponent: Component<any EmptyDependency>, @unchecked Sendable {}
 
     final actor CounterInteractor: PresentableInteractable {
         nonisolated let lifecycle = InteractorLifecycle()

@@ -84,3 +84,116 @@ struct SettlementTests {
         stalled.cancel()
     }
 }
+
+/// A service written as the reference's streaming recipe writes it: a plain
+/// `AsyncStream` per subscriber, the current value first, then every change.
+private actor PlainGuestService {
+    private var current = "guest"
+    private var subscribers: [Int: AsyncStream<String>.Continuation] = [:]
+    private var nextID = 0
+
+    func stream() -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+        let id = nextID
+        nextID += 1
+        subscribers[id] = continuation
+        continuation.yield(current)
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.remove(id) }
+        }
+        return stream
+    }
+
+    func set(_ name: String) {
+        current = name
+        for continuation in subscribers.values { continuation.yield(name) }
+    }
+
+    private func remove(_ id: Int) {
+        subscribers[id] = nil
+    }
+}
+
+@MainActor
+private final class GuestPresenter: Presentable {
+    var shown: [String] = []
+    func show(_ name: String) { shown.append(name) }
+}
+
+/// A default actor the bound task passes through on its way.
+private actor Ledger {
+    private var entries = 0
+    func record() async -> Int {
+        await Task.yield()
+        entries += 1
+        return entries
+    }
+}
+
+/// An interactor that follows the service with `task { for await … }`.
+private final actor GuestInteractor: Interactable {
+    nonisolated let lifecycle = InteractorLifecycle()
+    private let service: PlainGuestService
+    private let presenter: GuestPresenter
+    private let ledger = Ledger()
+
+    init(service: PlainGuestService, presenter: GuestPresenter) {
+        self.service = service
+        self.presenter = presenter
+    }
+
+    func didBecomeActive() async {
+        task { [service, presenter, ledger] in
+            for await name in await service.stream() {
+                // Main actor, another actor, main actor: all before the value is shown.
+                await presenter.show("seen")
+                _ = await ledger.record()
+                await presenter.show(name)
+            }
+        }
+    }
+}
+
+@MainActor
+private final class GuestHost: LaunchHost {
+    func setRootViewControllable(_ viewControllable: any ViewControllable) {}
+}
+
+@MainActor
+private final class GuestView: ViewControllable {}
+
+@Suite("Settlement and streams napkin does not own", .timeLimit(.minutes(1)))
+@MainActor
+struct SettlementPlainStreamTests {
+    @Test("a tab launched with a task { for await } over a plain AsyncStream settles, with the first value shown")
+    func launchSettles() async {
+        let service = PlainGuestService()
+        let presenter = GuestPresenter()
+        let router = LaunchRouter(interactor: GuestInteractor(service: service, presenter: presenter), viewController: GuestView())
+        let (_, report) = await Settlement.run(timeout: .seconds(20)) {
+            await router.launch(from: GuestHost())
+        }
+        #expect(report.settled)
+        #expect(report.outstanding == 0)
+        #expect(presenter.shown == ["seen", "guest"])
+        await router.terminate()
+    }
+
+    @Test("a post that attaches such a napkin settles, with the first value shown; a later post settles too")
+    func postSettles() async {
+        let service = PlainGuestService()
+        let presenter = GuestPresenter()
+        let root = TestTree().make("root")
+        let child = Router(interactor: GuestInteractor(service: service, presenter: presenter))
+        let (_, attached) = await Settlement.run(timeout: .seconds(20)) {
+            await root.attachChild(child)
+        }
+        #expect(attached.settled)
+        #expect(presenter.shown == ["seen", "guest"])
+        let (_, renamed) = await Settlement.run(timeout: .seconds(20)) {
+            await service.set("Ada")
+        }
+        #expect(renamed.settled)
+        await root.detachChild(child)
+    }
+}

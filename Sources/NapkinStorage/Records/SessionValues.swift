@@ -1,5 +1,4 @@
 import Foundation
-import NapkinHTTP
 @_spi(Napkin) import NapkinSupport
 import napkin
 
@@ -28,7 +27,7 @@ public final class SessionValues: Sendable {
     private let store: any SessionRecordStore
     private let ttl: Duration
 
-    init(record: SessionRecord, store: any SessionRecordStore, ttl: Duration) {
+    package init(record: SessionRecord, store: any SessionRecordStore, ttl: Duration) {
         self.record = Locked(record)
         self.store = store
         self.ttl = ttl
@@ -50,11 +49,12 @@ public final class SessionValues: Sendable {
     }
 
     /// Stores `value` under `key` (`nil` removes it) and returns once the
-    /// record is durable in the session store. Throws a `503` ``/NapkinHTTP/HTTPError``
-    /// when the store cannot be reached, and ``TooLarge`` when the record
-    /// would hold more than a record may (see ``SessionRecord/maxValues``
-    /// and ``SessionRecord/maxValueBytes``): a store hands such a record
-    /// back as none. Either way the value is then not changed.
+    /// record is durable in the session store. Throws ``Unavailable`` when
+    /// the store cannot be reached (a napkin web app answers `503`), and
+    /// ``TooLarge`` when the record would hold more than a record may (see
+    /// ``SessionRecord/maxValues`` and ``SessionRecord/maxValueBytes``): a
+    /// store hands such a record back as none. Either way the value is then
+    /// not changed.
     public func set<Value>(_ key: SessionKey<Value>, to value: Value?) async throws {
         let json = try value.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         let (before, after, defect) = record.withLock { record in
@@ -71,8 +71,19 @@ public final class SessionValues: Sendable {
             record.withLock { record in
                 if record.values[key.name] == json { record.values[key.name] = before.values[key.name] }
             }
-            throw NapkinApp.sessionsUnavailable
+            throw Unavailable(key: key.name, cause: error)
         }
+    }
+
+    /// The session store could not be reached, so the value was not stored.
+    public struct Unavailable: Error, CustomStringConvertible {
+        /// The key the value was to be stored under.
+        public let key: String
+        /// What the store threw.
+        public let cause: any Error
+
+        /// What failed, in a sentence (the store's error included: for logs).
+        public var description: String { "The session store could not store \(key): \(cause)" }
     }
 
     /// A value that would make the session's record larger than a record
@@ -85,15 +96,15 @@ public final class SessionValues: Sendable {
     }
 
     /// The record as it is now.
-    var current: SessionRecord { record.withLock { $0 } }
+    package var current: SessionRecord { record.withLock { $0 } }
 
     /// Whether the session holds any value (someone signed in, say): such
     /// a session is kept longest when the store is full.
-    var holdsValues: Bool { record.withLock { !$0.values.isEmpty } }
+    package var holdsValues: Bool { record.withLock { !$0.values.isEmpty } }
 
     /// The session's id and token changed (a rotation): later writes go to
     /// the new id.
-    func rename(to id: String, csrfToken: String) {
+    package func rename(to id: String, csrfToken: String) {
         record.withLock { record in
             record.id = id
             record.csrfToken = csrfToken

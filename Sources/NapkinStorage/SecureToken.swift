@@ -1,13 +1,14 @@
 /// Random tokens for session ids and CSRF tokens: 128 bits from the
 /// system's cryptographically secure generator, as 32 hex digits.
-enum SecureToken {
-    static func make() -> String {
+package enum SecureToken {
+    /// A new token.
+    package static func make() -> String {
         var generator = SystemRandomNumberGenerator()
         return hex(high: generator.next(), low: generator.next())
     }
 
     /// The token of 128 bits `high` and `low`: 32 lowercase hex digits.
-    static func hex(high: UInt64, low: UInt64) -> String {
+    package static func hex(high: UInt64, low: UInt64) -> String {
         // Written in place at its exact size: every session holds a few.
         String(unsafeUninitializedCapacity: 32) { buffer in
             for index in 0..<32 {
@@ -19,12 +20,12 @@ enum SecureToken {
     }
 
     /// Whether `candidate` has the shape of a token (so junk is never looked up).
-    static func isWellFormed(_ candidate: String) -> Bool {
+    package static func isWellFormed(_ candidate: String) -> Bool {
         candidate.utf8.count == 32 && candidate.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     /// Compares in time that does not depend on where the strings differ.
-    static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+    package static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
         let a = Array(lhs.utf8)
         let b = Array(rhs.utf8)
         guard a.count == b.count else { return false }

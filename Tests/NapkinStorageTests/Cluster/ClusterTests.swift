@@ -1,8 +1,7 @@
 @_spi(Napkin) import NapkinSupport
-import NapkinTesting
 import Testing
 import napkin
-@testable import NapkinWeb
+@testable import NapkinStorage
 
 /// Several "processes" in one: bindings that speak for different instances
 /// share one bus and one lease store.

@@ -1,5 +1,5 @@
 import Testing
-@testable import NapkinWeb
+@testable import NapkinStorage
 
 @Suite("In-memory session records", .timeLimit(.minutes(1)))
 struct InMemorySessionRecordsTests {

@@ -19,7 +19,7 @@ public final class SharedEvents<Value: Codable & Sendable>: Sendable {
     public let broadcaster: EventBroadcaster<Value>
     private let channel: String
     private let bus: any MessageBus
-    private let feeder = Locked<Task<Void, Never>?>(nil)
+    private let feeder = TaskSlot()
     /// The instance this binding speaks for (one per process).
     private let origin: String
 
@@ -38,9 +38,9 @@ public final class SharedEvents<Value: Codable & Sendable>: Sendable {
     }
 
     /// Starts passing other processes' events to ``broadcaster``; returns
-    /// once subscribed. Calling it again does nothing.
+    /// once subscribed. Calling it again before ``stop()`` does nothing.
     public func start() async {
-        guard feeder.withLock({ $0 == nil }) else { return }
+        guard feeder.claim() else { return }
         let deliveries = await bus.subscribe(to: "events." + channel)
         let task = Task { [broadcaster, origin, channel] in
             for await delivery in deliveries {
@@ -51,7 +51,7 @@ public final class SharedEvents<Value: Codable & Sendable>: Sendable {
                 await broadcaster.send(envelope.value)
             }
         }
-        feeder.withLock { $0 = task }
+        feeder.hold(task)
     }
 
     /// Sends `value` to this process's subscribers, then to every other
@@ -64,6 +64,6 @@ public final class SharedEvents<Value: Codable & Sendable>: Sendable {
 
     /// Stops receiving.
     public func stop() {
-        feeder.withLock { $0?.cancel() }
+        feeder.stop()
     }
 }

@@ -1,5 +1,5 @@
 import Testing
-@testable import NapkinWeb
+@testable import NapkinStorage
 
 @Suite("Secure tokens", .timeLimit(.minutes(1)))
 struct SecureTokenTests {

@@ -16,7 +16,7 @@ public final class SharedState<Value: Codable & Sendable>: Sendable {
     public let broadcaster: StateBroadcaster<Value>
     private let channel: String
     private let bus: any MessageBus
-    private let feeder = Locked<Task<Void, Never>?>(nil)
+    private let feeder = TaskSlot()
     /// The stamp of the value applied last: an older one never replaces it.
     private let applied = Locked<Double>(0)
 
@@ -56,9 +56,9 @@ public final class SharedState<Value: Codable & Sendable>: Sendable {
 
     /// Starts following the channel: first the latest value the bus keeps,
     /// then every change. Returns once subscribed and caught up. Calling it
-    /// again does nothing.
+    /// again before ``stop()`` does nothing.
     public func start() async {
-        guard feeder.withLock({ $0 == nil }) else { return }
+        guard feeder.claim() else { return }
         let deliveries = await bus.subscribe(to: "state." + channel)
         await catchUp()
         let task = Task { [self] in
@@ -75,7 +75,7 @@ public final class SharedState<Value: Codable & Sendable>: Sendable {
                 }
             }
         }
-        feeder.withLock { $0 = task }
+        feeder.hold(task)
     }
 
     /// Makes `value` the state here, then in every process (and keeps it on
@@ -89,7 +89,7 @@ public final class SharedState<Value: Codable & Sendable>: Sendable {
 
     /// Stops following the channel.
     public func stop() {
-        feeder.withLock { $0?.cancel() }
+        feeder.stop()
     }
 
     private func catchUp() async {

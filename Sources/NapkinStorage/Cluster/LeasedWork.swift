@@ -19,7 +19,7 @@ public final class LeasedWork: Sendable {
     private let ttl: Duration
     /// This process's name for itself as the lease's holder.
     let holder = SecureToken.make()
-    private let loop = Locked<Task<Void, Never>?>(nil)
+    private let loop = TaskSlot()
     private let holding = Locked(false)
 
     /// Work under lease `name` in `leases`, held for `ttl` between renewals.
@@ -41,17 +41,13 @@ public final class LeasedWork: Sendable {
     /// Starts competing for the lease; `work` runs while it is held and is
     /// cancelled when it is lost. Calling it again does nothing.
     public func start(_ work: @escaping @Sendable () async -> Void) {
-        loop.withLock { loop in
-            guard loop == nil else { return }
-            loop = Task { [self] in await compete(for: work) }
-        }
+        loop.start { Task { [self] in await compete(for: work) } }
     }
 
     /// Stops: the work is cancelled and the lease given up, so another
     /// process takes over at once rather than after it expires.
     public func stop() async {
-        guard let task = loop.withLock({ loop -> Task<Void, Never>? in defer { loop = nil }; return loop }) else { return }
-        task.cancel()
+        guard let task = loop.stop() else { return }
         await task.value
         try? await leases.release(name, holder: holder)
         holding.withLock { $0 = false }
