@@ -49,6 +49,9 @@ public final class HTTPServer: Sendable {
         running.withLock { $0.core?.bufferedBodyBytes.load(ordering: .relaxed) ?? 0 }
     }
 
+    /// The running loops (none before ``start()`` or after ``shutdown()``).
+    var loops: [ServerLoop] { running.withLock { $0.loops } }
+
     /// The bound port, valid after ``start()`` (with port `0` this is the ephemeral port chosen).
     public var port: Int { running.withLock { $0.port } }
 

@@ -2,9 +2,8 @@ import Foundation
 import Testing
 @_spi(Napkin) import NapkinSupport
 
-/// NapkinSupport's `Wakeup`, on every backend this platform has. It is
-/// tested here, beside the server loop that wakes through it, so that the
-/// portable stage (the HTTP suite built with the portable loop) runs it too.
+/// `Wakeup`, on every backend this platform has (the portable stage runs
+/// this suite too, in a build where the pipe is the preferred backend).
 @Suite(.timeLimit(.minutes(1))) struct WakeupTests {
     @Test(arguments: Wakeup.Backend.available)
     func aThreadBlockedInPollIsWokenFromAnother(backend: Wakeup.Backend) async throws {
