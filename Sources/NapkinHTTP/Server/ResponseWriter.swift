@@ -68,7 +68,17 @@ enum ResponseWriter {
         }
         head += "Content-Length: \(body.count)\r\n\r\n"
         let bytes = Array(head.utf8) + body
-        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, ResponseWriter.sendFlags) }
+    }
+
+    /// A send that never blocks and never raises `SIGPIPE` (which the server
+    /// ignores anyway; macOS has no per-call flag for it).
+    private static var sendFlags: Int32 {
+        #if os(Linux)
+        Int32(MSG_NOSIGNAL | MSG_DONTWAIT)
+        #else
+        Int32(MSG_DONTWAIT)
+        #endif
     }
 
     /// Adds every field but `Content-Length`, which libmicrohttpd computes.

@@ -202,7 +202,7 @@ final class FileCache: Sendable {
         }
         if var cached,
            cached.device == UInt64(info.st_dev), cached.inode == UInt64(info.st_ino), cached.size == Int(info.st_size),
-           cached.mtime == Double(info.st_mtim.tv_sec), cached.mtimeNanoseconds == Int(info.st_mtim.tv_nsec) {
+           cached.mtime == Double(info.modified.tv_sec), cached.mtimeNanoseconds == Int(info.modified.tv_nsec) {
             cached.checkedAt = now
             entries.withLock { $0[relative] = .file(cached) }
             return cached
@@ -213,10 +213,10 @@ final class FileCache: Sendable {
         guard resolved.hasPrefix(root + "/"), stat(resolved, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
 
         let size = Int(info.st_size)
-        let etag = "\"\(String(UInt64(info.st_ino), radix: 36))-\(String(size, radix: 36))-\(String(info.st_mtim.tv_sec, radix: 36))\(String(info.st_mtim.tv_nsec / 1000, radix: 36))\""
+        let etag = "\"\(String(UInt64(info.st_ino), radix: 36))-\(String(size, radix: 36))-\(String(info.modified.tv_sec, radix: 36))\(String(info.modified.tv_nsec / 1000, radix: 36))\""
         var validators: HTTPHeaders = [:]
         validators.add(name: "ETag", value: etag)
-        validators.add(name: "Last-Modified", value: HTTPDate.format(Double(info.st_mtim.tv_sec)))
+        validators.add(name: "Last-Modified", value: HTTPDate.format(Double(info.modified.tv_sec)))
         validators.add(name: "Cache-Control", value: cacheControl)
         var headers = validators
         headers.add(name: "Content-Type", value: ContentTypes.forExtension((relative as NSString).pathExtension))
@@ -228,7 +228,7 @@ final class FileCache: Sendable {
         }
         let file = StaticFile(
             resolved: resolved, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: size,
-            mtime: Double(info.st_mtim.tv_sec), mtimeNanoseconds: Int(info.st_mtim.tv_nsec),
+            mtime: Double(info.modified.tv_sec), mtimeNanoseconds: Int(info.modified.tv_nsec),
             etag: etag, validators: validators, headers: headers, bytes: bytes, checkedAt: now)
         remember(.file(file), at: relative)
         return file
@@ -245,5 +245,17 @@ final class FileCache: Sendable {
             if entries.count >= FileCache.maxEntries, entries[relative] == nil { entries.removeAll() }
             entries[relative] = entry
         }
+    }
+}
+
+extension stat {
+    /// When the file's contents last changed (`st_mtim` on Linux,
+    /// `st_mtimespec` on Darwin).
+    fileprivate var modified: timespec {
+        #if canImport(Darwin)
+        st_mtimespec
+        #else
+        st_mtim
+        #endif
     }
 }
