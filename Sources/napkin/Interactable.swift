@@ -71,18 +71,13 @@ extension Interactable {
     /// the interactor is active — napkin's lightest way to follow a service:
     ///
     /// ```swift
-    /// func didBecomeActive() async {
-    ///     observe(await pit.subscribe()) { [presenter] pit in await presenter.show(pit) }
-    /// }
+    /// observe(await pit.subscribe()) { [presenter] pit in await presenter.show(pit) }
     /// ```
     ///
-    /// Unlike a `task { for await … }` loop, nothing waits between values: an
-    /// idle observation costs its subscription only, not a suspended task
-    /// (a few KiB each), which adds up over thousands of sessions. Values are
-    /// handled in order; while one is handled, newer ones queue by the
-    /// broadcaster's policy. Deactivation cancels the observation. On an
-    /// inactive or deactivating interactor the subscription is cancelled at
-    /// once.
+    /// Unlike a `task { for await … }` loop, an idle observation holds no
+    /// suspended task, only its subscription. Values are handled in order,
+    /// newer ones queuing by the broadcaster's policy; deactivation (or an
+    /// interactor that is not active) cancels it.
     public nonisolated func observe<Value: Sendable>(
         _ subscription: Subscription<Value>,
         _ handler: @escaping @Sendable (Value) async -> Void
