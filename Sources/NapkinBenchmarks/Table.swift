@@ -1,7 +1,7 @@
 import Foundation
 
 /// A plain-text table that benchmark suites print: a title, a header row and
-/// right-aligned figures, so results can be pasted into the README as they are.
+/// right-aligned figures, ready to paste into the Performance article.
 struct Table {
     let title: String
     let columns: [String]
