@@ -41,13 +41,13 @@ final class BusSubscriber: Sendable {
         var newWaiters: [Waiter] = []
         var started = false
         var stopping = false
-        var exited = false
-        var exitWaiters: [Promise<Void>] = []
     }
 
     // Shared by subscribers, terminating streams and the thread; a pthread
     // lock (`Locked`) so ThreadSanitizer sees it.
     private let state = Locked(State())
+    /// Resolved once the thread has ended (or when it never started and was stopped).
+    private let exited = Promise<Void>()
     private let wake = Wakeup.make()
     private let configuration: RedisConfiguration
     private let open: @Sendable (_ channel: String, _ payload: [UInt8]) -> [UInt8]?
@@ -103,23 +103,18 @@ final class BusSubscriber: Sendable {
 
     /// Asks the thread to end every stream, close the connection and stop.
     func stop() {
-        state.withLock { state in
+        let neverStarted = state.withLock { state in
             state.stopping = true
-            if !state.started { state.exited = true }
+            return !state.started
         }
+        if neverStarted { exited.resolve(()) }
         wake.wake()
     }
 
     /// Stops, and returns once the thread has ended.
     func stopAndWait() async {
         stop()
-        let exited = Promise<Void>()
-        let waiting = state.withLock { state -> Bool in
-            if state.exited { return false }
-            state.exitWaiters.append(exited)
-            return true
-        }
-        if waiting { await exited.value() }
+        await exited.value()
     }
 
     private func remove(_ id: UInt64, from channel: String) {
@@ -307,19 +302,16 @@ final class BusSubscriber: Sendable {
 
     private func finish(_ session: inout Session) {
         session.connection = nil
-        let (streams, waiters, exitWaiters) = state.withLock { state in
+        let (streams, waiters) = state.withLock { state in
             let streams = state.channels.values.flatMap { $0.values.map(\.continuation) }
             state.channels = [:]
             let waiters = state.newWaiters
             state.newWaiters = []
-            state.exited = true
-            let exitWaiters = state.exitWaiters
-            state.exitWaiters = []
-            return (streams, waiters, exitWaiters)
+            return (streams, waiters)
         }
         for waiter in waiters + session.pending.map(\.waiter) { waiter.subscribed.resolve(()) }
         session.pending = []
         for continuation in streams { continuation.finish() }
-        for waiter in exitWaiters { waiter.resolve(()) }
+        exited.resolve(())
     }
 }

@@ -18,8 +18,6 @@ final class ConnectionWorker: Sendable {
         var head = 0
         var busy = false
         var stopping = false
-        var exited = false
-        var exitWaiters: [Promise<Void>] = []
 
         var queued: Int { jobs.count - head }
 
@@ -38,6 +36,8 @@ final class ConnectionWorker: Sendable {
     // The queue, shared by callers and the worker thread; a pthread lock
     // (`Locked`) so ThreadSanitizer sees it.
     private let state = Locked(State())
+    /// Resolved once the thread has closed the connection and ended.
+    private let exited = Promise<Void>()
     private let wake = Wakeup.make()
     private let configuration: RedisConfiguration
 
@@ -74,13 +74,7 @@ final class ConnectionWorker: Sendable {
     /// Stops, and returns once the thread has closed the connection and ended.
     func stopAndWait() async {
         stop()
-        let exited = Promise<Void>()
-        let waiting = state.withLock { state -> Bool in
-            if state.exited { return false }
-            state.exitWaiters.append(exited)
-            return true
-        }
-        if waiting { await exited.value() }
+        await exited.value()
     }
 
     // MARK: The worker thread
@@ -139,16 +133,13 @@ final class ConnectionWorker: Sendable {
     }
 
     private func finish() {
-        let (jobs, waiters) = state.withLock { state -> ([Job], [Promise<Void>]) in
+        let jobs = state.withLock { state -> [Job] in
             var jobs: [Job] = []
             while let job = state.next() { jobs.append(job) }
             state.busy = false
-            state.exited = true
-            let waiters = state.exitWaiters
-            state.exitWaiters = []
-            return (jobs, waiters)
+            return jobs
         }
         for job in jobs { job.reply.resolve(.failure(RedisError.shutDown)) }
-        for waiter in waiters { waiter.resolve(()) }
+        exited.resolve(())
     }
 }
