@@ -27,7 +27,9 @@ struct HostileClientTests {
         }
         try await withServer(router) { server in
             let reply = try await offPool {
-                let connection = try TestConnection(port: server.port, timeoutSeconds: 5)
+                // The default bound: a main-actor answer waits its turn behind
+                // every main-actor test a parallel run starts at once.
+                let connection = try TestConnection(port: server.port)
                 try connection.sendRequest("GET", path)
                 connection.halfClose()
                 return try connection.readReply()
