@@ -16,6 +16,9 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
+#if defined(__linux__)
+#include <sys/epoll.h>
+#endif
 #include <dlfcn.h>
 
 /* MHD_start_daemon and MHD_get_*_info are variadic, which Swift cannot call.
@@ -206,6 +209,69 @@ static inline size_t napkin_request_head_size(struct MHD_Connection *c) {
 static inline int napkin_connection_fd(struct MHD_Connection *c) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info == NULL ? -1 : (int)info->connect_fd;
+}
+
+/* A hang-up watch (see HangUpWatch.swift): an epoll set of sockets, each
+   watched for its peer leaving (EPOLLRDHUP; a reset or error comes too) and
+   for nothing else, so a client that sends bytes does not make it ready.
+   A socket is reported once (EPOLLONESHOT) and stays in the set, disarmed,
+   until napkin_hangup_watch_remove. -1 where there is no epoll. */
+static inline int napkin_hangup_watch_create(void) {
+#if defined(__linux__)
+    return epoll_create1(EPOLL_CLOEXEC);
+#else
+    return -1;
+#endif
+}
+
+/* Watches `fd` in `watch`; 0, or -1 with errno set. */
+static inline int napkin_hangup_watch_add(int watch, int fd) {
+#if defined(__linux__)
+    struct epoll_event event;
+    memset(&event, 0, sizeof event);
+    event.events = EPOLLRDHUP | EPOLLONESHOT;
+    event.data.fd = fd;
+    return epoll_ctl(watch, EPOLL_CTL_ADD, fd, &event);
+#else
+    (void)watch; (void)fd;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/* Stops watching `fd`, before it is closed. */
+static inline void napkin_hangup_watch_remove(int watch, int fd) {
+#if defined(__linux__)
+    (void)epoll_ctl(watch, EPOLL_CTL_DEL, fd, NULL);
+#else
+    (void)watch; (void)fd;
+#endif
+}
+
+/* Writes up to `capacity` (at most 64) sockets whose peer left into `fds`,
+   without waiting; returns how many. */
+static inline int napkin_hangup_watch_take(int watch, int *fds, int capacity) {
+#if defined(__linux__)
+    struct epoll_event events[64];
+    int i, n = epoll_wait(watch, events, capacity < 64 ? capacity : 64, 0);
+    for (i = 0; i < n; i++) fds[i] = events[i].data.fd;
+    return n < 0 ? 0 : n;
+#else
+    (void)watch; (void)fds; (void)capacity;
+    return 0;
+#endif
+}
+
+/* poll's flag for a peer that shut down its sending side, where there is
+   one (Linux), else 0. glibc defines POLLRDHUP only for _GNU_SOURCE. */
+static inline short napkin_poll_rdhup(void) {
+#if defined(POLLRDHUP)
+    return POLLRDHUP;
+#elif defined(__linux__) && !defined(__sparc__)
+    return 0x2000;
+#else
+    return 0;
+#endif
 }
 
 /* The port the daemon is bound to (useful after binding port 0); 0 if unknown. */

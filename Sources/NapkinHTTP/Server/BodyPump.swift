@@ -11,11 +11,14 @@ import CMicroHTTPD
 /// the one wake it causes resumes it: the pump needs no lock of its own.
 ///
 /// Every way the body can end goes through the channel: the client leaving
-/// (``close()``, from libmicrohttpd's completed callback) cancels it; server
-/// shutdown (``end()``) finishes it, so the client gets the final chunk. The
-/// channel's termination handlers do the rest. A cancelled channel wakes no
-/// one, and a suspended connection is never completed (libmicrohttpd does not
-/// see a client leave while it sleeps), so no wake can reach a closed connection.
+/// cancels it, whether libmicrohttpd saw it (``close()``, from its completed
+/// callback) or the loop's ``HangUpWatch`` did while the connection slept
+/// (``clientLeft()``: libmicrohttpd does not watch a suspended connection);
+/// server shutdown (``end()``) finishes it, so the client gets the final
+/// chunk. The channel's termination handlers do the rest. Cancelling wakes a
+/// sleeping pump, whose connection is still open; libmicrohttpd completes
+/// only a connection that is awake, and then no waker is registered, so no
+/// wake can reach a closed connection.
 final class BodyPump: ChannelWaker {
     /// The `MHD_Connection` address.
     let connection: UInt
@@ -27,6 +30,11 @@ final class BodyPump: ChannelWaker {
     /// and the completed callback both run there).
     nonisolated(unsafe) private var leftover: [UInt8] = []
     nonisolated(unsafe) private var offset = 0
+    /// The connection's socket in the loop's hang-up watch: nil until the
+    /// pump first sleeps, -1 when it could not be watched. Loop thread only.
+    nonisolated(unsafe) private var watchedSocket: Int32?
+    /// The hang-up watch saw the client leave. Loop thread only.
+    nonisolated(unsafe) private var clientGone = false
 
     init(connection: UInt, loop: ServerLoop?, channel: Channel<[UInt8]>) {
         self.connection = connection
@@ -55,6 +63,11 @@ final class BodyPump: ChannelWaker {
 
     /// libmicrohttpd's content reader: copy what is ready, end, or suspend.
     func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
+        // Nothing more is sent to a client that left: libmicrohttpd closes the connection.
+        if clientGone {
+            leftover = []
+            return BodyPump.endWithError
+        }
         if !leftover.isEmpty { return copyLeftover(into: buffer, max: max) }
         let connection = connection
         while true {
@@ -78,9 +91,22 @@ final class BodyPump: ChannelWaker {
             case .failed:
                 return BodyPump.endWithError
             case .pending:
+                if watchedSocket == nil { watchForHangUp() }
                 return 0
             }
         }
+    }
+
+    /// Puts the connection's socket in its loop's hang-up watch, the first
+    /// time the pump sleeps, until ``close()``: one registration for the
+    /// stream's whole life, however many times it sleeps.
+    private func watchForHangUp() {
+        guard let loop, let connection = OpaquePointer(bitPattern: connection) else {
+            watchedSocket = -1
+            return
+        }
+        let socket = napkin_connection_fd(connection)
+        watchedSocket = loop.hangUps.add(self, socket: socket) ? socket : -1
     }
 
     private func copyLeftover(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
@@ -108,9 +134,22 @@ final class BodyPump: ChannelWaker {
         channel.finish()
     }
 
-    /// The connection is gone: cancel the channel, which wakes no one.
+    /// The connection is complete (its client may have left): stop watching
+    /// its socket, which libmicrohttpd closes next, and cancel the channel.
+    /// The connection is awake, so no waker is registered: nothing wakes.
     func close() {
         leftover = []
+        if let socket = watchedSocket, socket >= 0 { loop?.hangUps.remove(socket: socket) }
+        watchedSocket = -1
+        channel.cancel()
+    }
+
+    /// The loop's hang-up watch saw the client leave: cancel the channel
+    /// (its termination handlers tell the app), which wakes the pump if it
+    /// sleeps; its next read ends the body, and libmicrohttpd closes the
+    /// connection.
+    func clientLeft() {
+        clientGone = true
         channel.cancel()
     }
 

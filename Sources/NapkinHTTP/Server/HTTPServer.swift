@@ -49,6 +49,11 @@ public final class HTTPServer: Sendable {
         running.withLock { $0.core?.bufferedBodyBytes.load(ordering: .relaxed) ?? 0 }
     }
 
+    /// Connections open right now (0 before ``start()`` or after ``shutdown()``).
+    var openConnectionCount: Int {
+        running.withLock { $0.core?.openConnections.load(ordering: .relaxed) ?? 0 }
+    }
+
     /// The running loops (none before ``start()`` or after ``shutdown()``).
     var loops: [ServerLoop] { running.withLock { $0.loops } }
 

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 @_spi(Napkin) import NapkinSupport
+import Synchronization
 
 /// One libmicrohttpd daemon and the thread that runs it: napkin's own event
 /// loop around libmicrohttpd.
@@ -17,6 +18,10 @@ import Foundation
 /// A connection resumed from another thread (a handler's response, a
 /// stream's next event) must be followed by ``wake()``: libmicrohttpd does not
 /// wake a loop it does not run itself. Wake-ups are coalesced (see ``Wakeup``).
+///
+/// libmicrohttpd does not watch a suspended connection either, so the loop
+/// also waits on its ``HangUpWatch``: a streamed body's client that closes
+/// its connection while the body sleeps ends the stream on the next turn.
 final class ServerLoop: Sendable, LoopWaking {
     /// How a loop waits on its daemon, chosen when napkin is compiled
     /// (`ServerLoop+Epoll.swift`, `ServerLoop+Poll.swift`).
@@ -44,6 +49,10 @@ final class ServerLoop: Sendable, LoopWaking {
     let jobs = Locked(LoopJobs())
     /// The server's connections waiting for a head; the loop enforces their deadline.
     private let heads: [HeadDeadlines]
+    /// The sockets of the loop's sleeping streamed bodies, watched for their client leaving.
+    let hangUps = HangUpWatch()
+    /// Turns the loop has made: a loop that spins shows here (tests count them).
+    let turns = Atomic<Int>(0)
 
     /// Starts the loop's thread for `daemon` (an `MHD_Daemon` started for
     /// ``backend``, allowed `connectionLimit` connections), woken
@@ -110,12 +119,15 @@ final class ServerLoop: Sendable, LoopWaking {
     private func run() {
         pthread_setspecific(ServerLoop.currentKey, Unmanaged.passUnretained(self).toOpaque())
         let daemon = daemonPointer
-        var watch = DaemonWatch(daemon: daemon, connectionLimit: connectionLimit, wakeup: wakeup)
+        var watch = DaemonWatch(daemon: daemon, connectionLimit: connectionLimit, wakeup: wakeup, hangUps: hangUps)
         var nextHeadDeadline: Int32 = -1
         while true {
             let woken = watch.wait(milliseconds: ServerLoop.sooner(napkin_daemon_wait_ms(daemon), nextHeadDeadline))
+            turns.add(1, ordering: .relaxed)
             // Consumed before the run: a resume that lands during it wakes the next turn.
             wakeup.consume(readable: woken)
+            // Before the run, which then closes the connections of the streams ended here.
+            watch.endDepartedStreams()
             watch.run()
             nextHeadDeadline = heads.reduce(-1) { ServerLoop.sooner($0, $1.expire()) }
             runJobs()
