@@ -134,8 +134,8 @@ final class BodyPump: ChannelWaker {
         channel.finish()
     }
 
-    /// The connection is complete (its client may have left): stop watching
-    /// its socket, which libmicrohttpd closes next, and cancel the channel.
+    /// The request is complete (its client may have left): stop watching
+    /// the socket before libmicrohttpd closes it, and cancel the channel.
     /// The connection is awake, so no waker is registered: nothing wakes.
     func close() {
         leftover = []
