@@ -30,8 +30,9 @@ import Darwin
 final class HangUpWatch: Sendable {
     private struct Stream {
         let pump: BodyPump
-        /// What the portable loop polls the socket for; 0 once the watch
-        /// has reported it, or stopped watching it.
+        /// What the portable loop polls the socket for (the epoll loop only
+        /// asks whether it is 0); 0 once the watch has reported the client
+        /// gone, or stopped watching it.
         var events: Int16
     }
 
@@ -40,6 +41,7 @@ final class HangUpWatch: Sendable {
     /// stream's events cost no system call. -1 in the portable loop, which
     /// polls the sockets itself (``sockets(into:)``).
     let descriptor: Int32
+    /// Every watched stream, by its socket.
     nonisolated(unsafe) private var streams: [Int32: Stream] = [:]
 
     init() {
