@@ -28,10 +28,10 @@ extension Response {
     ///
     /// Every `heartbeat` a connection waiting on an empty channel, and sent
     /// nothing since the last heartbeat, gets a `:` comment line, so proxies
-    /// keep it open and a client that vanished without closing its
-    /// connection is noticed when a heartbeat cannot be written. A client
-    /// that closes it (or shuts down its sending side) ends the stream at
-    /// once. The heartbeat stops when the channel terminates.
+    /// keep it open. A client that closes its connection (or shuts down its
+    /// sending side) ends the stream at once; one that vanishes without a
+    /// word is found only when its connection fails to deliver what was
+    /// written to it. The heartbeat stops when the channel terminates.
     public static func eventStream(channel: Channel<[UInt8]>, heartbeat: Duration = .seconds(15)) -> Response {
         let token = Heartbeats.shared.add({ channel.offerHeartbeat(Heartbeats.comment) }, interval: heartbeat)
         channel.onTermination { Heartbeats.shared.remove(token, interval: heartbeat) }

@@ -28,7 +28,7 @@ import Darwin
 /// loop's thread, which looks for departures between runs. At shutdown the
 /// completed callbacks come from `MHD_stop_daemon`, after the thread ended.
 final class HangUpWatch: Sendable {
-    private struct Stream {
+    private struct Watched {
         let pump: BodyPump
         /// What the portable loop polls the socket for (the epoll loop only
         /// asks whether it is 0); 0 once the watch has reported the client
@@ -42,7 +42,7 @@ final class HangUpWatch: Sendable {
     /// polls the sockets itself (``sockets(into:)``).
     let descriptor: Int32
     /// Every watched stream, by its socket.
-    nonisolated(unsafe) private var streams: [Int32: Stream] = [:]
+    nonisolated(unsafe) private var streams: [Int32: Watched] = [:]
 
     init() {
         descriptor = ServerLoop.backend == .epoll ? napkin_hangup_watch_create() : -1
@@ -60,7 +60,7 @@ final class HangUpWatch: Sendable {
         if ServerLoop.backend == .epoll {
             guard descriptor >= 0, napkin_hangup_watch_add(descriptor, socket) == 0 else { return false }
         }
-        streams[socket] = Stream(pump: pump, events: Int16(POLLIN) | napkin_poll_rdhup())
+        streams[socket] = Watched(pump: pump, events: Int16(POLLIN) | napkin_poll_rdhup())
         return true
     }
 
