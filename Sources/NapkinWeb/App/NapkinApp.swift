@@ -19,7 +19,8 @@ import napkin
 ///
 /// Every page URL is answered from a tab's tree (each page view gets its
 /// own); `GET /_napkin/events?tab=…` streams that tab's patches;
-/// `POST /_napkin/action` runs a fragment's action; `GET /_napkin/napkin.js`
+/// `POST /_napkin/action` runs a fragment's action; `POST /_napkin/leave`
+/// is a page's goodbye to its tab; `GET /_napkin/napkin.js`
 /// is napkin's client script.
 @MainActor
 public final class NapkinApp {
@@ -102,6 +103,7 @@ public final class NapkinApp {
         // main-actor calls: each runs as one main-actor task.
         router.onMainActor(.get, WebSession.eventsPath) { [self] request in try await self.events(request) }
         router.onMainActor(.post, WebSession.actionPath) { [self] request in try await self.action(request) }
+        router.onMainActor(.post, WebSession.leavePath) { [self] request in try await self.leave(request) }
         // Static files first, ahead of routing and pages (security headers
         // and the access log still apply); the page fallback serves any
         // file the fast path passed on.
