@@ -12,24 +12,26 @@ extension NapkinApp {
     /// Authenticated like a form post (the session's CSRF token, the origin
     /// check), so nobody else can end a tab: `204` when the tab is without
     /// a viewer now (again: it is idempotent), `400` for a malformed post,
-    /// `403` without the session or its token, or from another origin, and
-    /// `410` when the session has no such tab (released, or another's).
+    /// `403` without a session cookie, the session's token, or from another
+    /// origin, and `410` when this process holds no such tab of the session
+    /// (released, or another session's).
     func leave(_ request: Request) async throws -> Response {
         let fields = try request.formFields()
         func field(_ name: String) -> String? { fields.last { $0.name == name }?.value }
         guard let tabID = field(WireProtocol.Field.tab), SecureToken.isWellFormed(tabID) else {
             throw HTTPError(.badRequest, "The goodbye names no tab.")
         }
-        // Only a session held here has tabs to leave: one that left memory
-        // is not rebuilt to say goodbye to nothing.
-        guard let id = request.cookie(SessionCookie.name), !store.isRetired(id), let session = store.session(id: id) else {
+        guard let id = request.cookie(SessionCookie.name), SecureToken.isWellFormed(id), !store.isRetired(id) else {
             throw Self.sessionEnded
         }
+        // Only a session held here has tabs: one that left memory is not
+        // rebuilt from its record to say goodbye to nothing.
+        guard let session = store.session(id: id) else { return Self.tabGone }
         try checkPost(request, token: field(WireProtocol.Field.csrf), of: session)
-        guard let tab = session.tab(id: tabID) else {
-            return Response.text("This tab was closed by the server.", status: .gone)
-        }
+        guard let tab = session.tab(id: tabID) else { return Self.tabGone }
         session.leave(tab, now: store.now)
         return Response(status: .noContent)
     }
+
+    private static var tabGone: Response { Response.text("This tab was closed by the server.", status: .gone) }
 }

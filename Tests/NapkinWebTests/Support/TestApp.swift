@@ -32,7 +32,7 @@ final class TestApp {
         if configuration.settleTimeout == NapkinConfiguration().settleTimeout { configuration.settleTimeout = Self.settleTimeout }
         // A test client without a stream is a tab nobody views: napkin's
         // 3 s grace would release it between two slow requests of a test.
-        // Tests of the grace set their own, and move the clock.
+        // Tests of the grace set another, and move the clock.
         if configuration.tabGracePeriod == NapkinConfiguration().tabGracePeriod { configuration.tabGracePeriod = Self.tabGracePeriod }
         app = NapkinApp(component: component, configuration: configuration) { component in
             HomeBuilder(dependency: component).build()
