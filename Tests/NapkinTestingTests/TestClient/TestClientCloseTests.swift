@@ -7,16 +7,21 @@ import Testing
 @Suite("Closing a test client's tab", .timeLimit(.minutes(1)))
 @MainActor
 struct TestClientCloseTests {
-    @Test("close() says goodbye as napkin's client does: the tab's streams end and its grace starts, the tab stays for it",
-          arguments: TallyApp.Mode.allCases)
-    func goodbye(mode: TallyApp.Mode) async throws {
-        let tally = try TallyApp(mode)
+    /// A page of a new browser, its stream open, and its session.
+    static func watchedPage(of tally: TallyApp) async throws -> (TestClient, TestResponse, EventStreamReader, WebSession) {
         let client = tally.client()
         let page = try await client.get("/")
         let stream = try await client.events()
         _ = try await stream.nextPatch()
         let id = try #require(await client.sessionID)
-        let session = try #require(tally.app.session(id: id))
+        return (client, page, stream, try #require(tally.app.session(id: id)))
+    }
+
+    @Test("close() says goodbye as napkin's client does: the tab's streams end and its grace starts, the tab stays for it",
+          arguments: TallyApp.Mode.allCases)
+    func goodbye(mode: TallyApp.Mode) async throws {
+        let tally = try TallyApp(mode)
+        let (client, page, stream, session) = try await Self.watchedPage(of: tally)
         let tab = try #require(session.tab(id: page.tabID))
         #expect(tab.streamCount == 1)
 
@@ -34,12 +39,7 @@ struct TestClientCloseTests {
           arguments: TallyApp.Mode.allCases)
     func vanish(mode: TallyApp.Mode) async throws {
         let tally = try TallyApp(mode)
-        let client = tally.client()
-        let page = try await client.get("/")
-        let stream = try await client.events()
-        _ = try await stream.nextPatch()
-        let id = try #require(await client.sessionID)
-        let session = try #require(tally.app.session(id: id))
+        let (client, page, _, session) = try await Self.watchedPage(of: tally)
 
         #expect(try await client.close(.vanish) == nil)
         try await withDeadline(.seconds(10), TimedOut("the server did not see the stream drop")) {
