@@ -95,7 +95,7 @@ struct TabGraceTests {
         await testApp.stop()
     }
 
-    @Test("a watched session leaving memory with its last tab keeps its record for the idle timeout from then")
+    @Test("a watched session's record is kept while it is watched, and for the idle timeout after it leaves memory with its last tab")
     func recordOutlivesTheTab() async throws {
         let records = TouchLog()
         let testApp = try await TestApp.start(
@@ -108,11 +108,21 @@ struct TabGraceTests {
         let stream = try await client.events()
         _ = try await stream.nextPatch()
         let id = try #require(await client.sessionID)
-        // Watched for longer than the record would have lived.
-        testApp.app.advanceSessionClock(by: .seconds(900))
+        // Watched for longer than the record would have lived: the sweep
+        // keeps the record on.
+        let opened = records.touches(of: id).count
+        testApp.app.advanceSessionClock(by: .seconds(299))
+        await testApp.app.evictIdleSessions()
+        #expect(records.touches(of: id).count == opened)
+        testApp.app.advanceSessionClock(by: .seconds(1))
+        await testApp.app.evictIdleSessions()
+        #expect(records.touches(of: id).dropFirst(opened) == [.seconds(600)], "a watched session's record was left to expire")
+        testApp.app.advanceSessionClock(by: .seconds(600))
         await testApp.app.evictIdleSessions()
         #expect(testApp.app.sessionCount == 1, "a watched session is not idle")
         let before = records.touches(of: id).count
+        // Long enough since the last touch that leaving extends the record.
+        testApp.app.advanceSessionClock(by: .seconds(100))
 
         try await client.close()
         testApp.app.advanceSessionClock(by: .seconds(4))

@@ -181,6 +181,11 @@ public final class NapkinApp {
 
     private func evictIdleSessionsOnly() async {
         for session in store.removeIdle() { await session.terminate() }
+        // A session somebody is looking at is in use, however long ago its
+        // last request: its record must not expire under it. (Half the
+        // idle timeout between touches, and the sweep runs at least every
+        // quarter of it.)
+        for session in store.watched { try? await keepRecord(of: session, every: configuration.sessionIdleTimeout / 2) }
         await configuration.sessionRecords.removeExpired()
     }
 
@@ -235,11 +240,12 @@ public final class NapkinApp {
         return session
     }
 
-    /// Extends the session record's expiry now and then (and at once when a
+    /// Extends the session record's expiry to the idle timeout from now,
+    /// unless it was extended less than `interval` ago (and at once when a
     /// new session comes back, from the short expiry of a new one).
-    private func keepRecord(of session: WebSession) async throws {
+    private func keepRecord(of session: WebSession, every interval: Duration? = nil) async throws {
         let now = store.now
-        if let touched = session.recordTouched, now - touched < configuration.sessionIdleTimeout / 10 { return }
+        if let touched = session.recordTouched, now - touched < interval ?? configuration.sessionIdleTimeout / 10 { return }
         session.recordTouched = now
         do {
             try await configuration.sessionRecords.touch(id: session.id, ttl: configuration.sessionIdleTimeout)

@@ -2,7 +2,10 @@
 public struct NapkinConfiguration: Sendable {
     /// The document around every page.
     public var layout: PageLayout
-    /// A session unused for this long is evicted (its tree torn down).
+    /// A session unused for this long is evicted (its tree torn down), and
+    /// its record expires: an open stream counts as use, so a session
+    /// somebody is looking at keeps its record, and one whose tabs were all
+    /// released keeps it for this long after.
     public var sessionIdleTimeout: Duration
     /// A session that served one page and was never used again (no second
     /// request, no open stream) is evicted after this long, and before any

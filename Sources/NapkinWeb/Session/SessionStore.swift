@@ -181,4 +181,15 @@ final class SessionStore {
 
     /// Every live session.
     var all: [WebSession] { Array(sessions.values) }
+
+    /// The sessions with an open stream, most recently used first.
+    var watched: [WebSession] {
+        var found: [WebSession] = []
+        var next = lists[Tier.watching.rawValue].head
+        while let session = next {
+            found.append(session)
+            next = session.older
+        }
+        return found
+    }
 }
