@@ -10,7 +10,7 @@ import time
 from selenium.webdriver.support.ui import WebDriverWait
 
 from test_live_navigation import stream_status, wait_pit_tick
-from test_ribhouse import login
+from test_ribhouse import LIVE_WAIT, login
 
 GRACE = 3  # napkin's default tab grace, in seconds
 
@@ -48,3 +48,30 @@ def test_a_reload_keeps_the_session_signed_in(browser, base_url):
     WebDriverWait(driver, GRACE + 5, poll_frequency=0.1).until(
         lambda _: stream_status(base_url, old_tab, cookie) == 410, message="the reloaded page's old tab stayed")
     assert stream_status(base_url, new_tab, cookie) == 200
+
+
+def test_a_page_shown_again_from_the_back_forward_cache_brings_its_tab_back(browser, base_url):
+    """The page goes into the back/forward cache (pagehide, persisted): it
+    says goodbye and its tab is released after the grace. Shown again
+    (pageshow, persisted), its stream hears 410 and the page is fetched
+    again in place, live once more. The events are dispatched by hand: a
+    headless browser need not keep pages in its cache."""
+    driver = browser
+    driver.get(base_url + "/")
+    login(driver, "Ada")
+    wait_pit_tick(driver, ".rh-in .pit-header")
+    driver.execute_script("window.__napkinMarker = 42;")
+    old_tab = driver.execute_script("return document.body.dataset.napkinTab;")
+    cookie = "napkin_session=" + driver.get_cookie("napkin_session")["value"]
+
+    driver.execute_script("window.dispatchEvent(new PageTransitionEvent('pagehide', {persisted: true}));")
+    WebDriverWait(driver, GRACE + 5, poll_frequency=0.1).until(
+        lambda _: stream_status(base_url, old_tab, cookie) == 410, message="the cached page's tab stayed")
+
+    driver.execute_script("window.dispatchEvent(new PageTransitionEvent('pageshow', {persisted: true}));")
+    WebDriverWait(driver, LIVE_WAIT).until(
+        lambda d: stream_status(base_url, d.execute_script("return document.body.dataset.napkinTab;"), cookie) == 200,
+        message="the page shown again never got its tab back")
+    assert driver.execute_script("return window.__napkinMarker;") == 42, "the page was loaded anew, not in place"
+    assert driver.find_elements("css selector", ".rh-in .greeting .name"), "the page shown again is signed out"
+    wait_pit_tick(driver, ".rh-in .pit-header")
