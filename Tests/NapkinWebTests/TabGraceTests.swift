@@ -18,7 +18,8 @@ struct TabGraceTests {
     @Test("a tab whose page left deactivates after its grace, within a fraction of a second; the session's next page needs no new cookie",
           arguments: TestApp.Mode.allCases)
     func closedTabDeactivatesSoon(mode: TestApp.Mode) async throws {
-        let grace = Duration.milliseconds(600)
+        // Long enough that a loaded machine opens the stream within it.
+        let grace = Duration.milliseconds(2500)
         let testApp = try await TestApp.start(mode, configuration: NapkinConfiguration(tabGracePeriod: grace))
         let client = testApp.client()
         _ = try await client.get("/")
