@@ -93,6 +93,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "NapkinTestingTests", dependencies: ["napkin", "NapkinWeb", "NapkinHTTP", "NapkinTesting", "NapkinSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "NapkinRedisTests", dependencies: ["NapkinRedis", "NapkinStorage", "NapkinSupport"], swiftSettings: strict
         ),
         .testTarget(

@@ -101,9 +101,11 @@ enum BenchApp {
         sessionRecords: any SessionRecordStore = InMemorySessionRecords()
     ) -> (app: NapkinApp, router: HTTPRouter, component: BenchComponent) {
         let component = BenchComponent()
+        // The figures are of trees held: a page view without a stream (all
+        // a benchmark's requests make) must not be released mid-run.
         let configuration = NapkinConfiguration(
             layout: PageLayout(title: "Bench", stylesheets: ["/bench.css"]), maxSessions: maxSessions,
-            maxTabsPerSession: maxTabsPerSession, sessionRecords: sessionRecords)
+            tabGracePeriod: .seconds(3600), maxTabsPerSession: maxTabsPerSession, sessionRecords: sessionRecords)
         let app = NapkinApp(component: component, configuration: configuration) { component in
             let presenter = BenchPresenter()
             let viewController = BenchViewController(presenter: presenter, title: "Shell", items: ["Welcome back, Ada"], slots: ["main"])

@@ -24,6 +24,9 @@ final class RibHouseHarness {
     static let configuration: NapkinConfiguration = {
         var configuration = RibHouseApp.configuration
         configuration.settleTimeout = .seconds(10)
+        // A test client without a stream is a tab nobody views: the 3 s
+        // grace would release it between two slow requests of a test.
+        configuration.tabGracePeriod = .seconds(60)
         return configuration
     }()
 

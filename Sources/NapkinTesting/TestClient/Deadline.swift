@@ -3,7 +3,7 @@ import napkin
 
 extension TestClient {
     /// How long a request may take, response head and body, before the
-    /// client fails it with ``TestClientError/noResponse(_:within:)``:
+    /// client fails it with a ``WaitExpired`` that names the request:
     /// longer than any settle timeout a test app should use, so a post that
     /// answers after its settle bound still arrives.
     public static let responseTimeout: Duration = .seconds(30)
@@ -47,13 +47,24 @@ public func withDeadline<T: Sendable>(
     }
 }
 
-/// A wait that ran out of time: its description says what never came.
+/// A wait that ran out of time: its description says what never came,
+/// and the line of the test that made it.
 public struct TimedOut: Error, CustomStringConvertible {
-    /// What did not happen in time, e.g. "no patch within 10 seconds".
-    public let description: String
+    /// What did not happen in time, e.g. "the pit's loop did not end".
+    public let message: String
+    /// Where the error was made (the test's file, as `#fileID` spells it,
+    /// and line), for a failure made where the test waits.
+    public let fileID: String
+    /// The line the error was made on.
+    public let line: Int
 
-    /// An error that reads `description`.
-    public init(_ description: String) {
-        self.description = description
+    /// An error that reads `message`, made at `fileID`:`line`.
+    public init(_ message: String, fileID: String = #fileID, line: Int = #line) {
+        self.message = message
+        self.fileID = fileID
+        self.line = line
     }
+
+    /// `Module/File.swift:line: message`.
+    public var description: String { "\(fileID):\(line): \(message)" }
 }

@@ -37,6 +37,8 @@ public final class EventStreamReader: Sendable {
 
     /// The status the stream was answered with (`200`, or `204` without a session).
     public let status: Int
+    /// Which stream it is, for the message of a wait that expires.
+    let name: String
     private let state = Locked(State())
     private let pump = TaskSlot()
 
@@ -44,8 +46,9 @@ public final class EventStreamReader: Sendable {
     /// last event id, as napkin's client does when told to reconnect.
     typealias Reopen = @Sendable (UInt64?) async throws -> (status: Int, body: ResponseBody)
 
-    init(status: Int, body: ResponseBody, reopen: Reopen? = nil) {
+    init(status: Int, body: ResponseBody, name: String = "the event stream", reopen: Reopen? = nil) {
         self.status = status
+        self.name = name
         switch body {
         case .stream, .channel:
             break
@@ -106,8 +109,19 @@ public final class EventStreamReader: Sendable {
         pump.stop()
     }
 
-    /// The next event, waiting at most `timeout` (a failure bound, not a pause).
-    public func next(timeout: Duration = .seconds(10)) async throws -> ServerSentEvent {
+    /// The next event, waiting at most `timeout` (a failure bound, not a
+    /// pause): past it, a ``WaitExpired`` names the stream and the caller's line.
+    public func next(timeout: Duration = .seconds(10), fileID: String = #fileID, line: Int = #line) async throws
+        -> ServerSentEvent
+    {
+        guard let event = try await nextEvent(timeout: timeout) else {
+            throw WaitExpired(awaited: "an event on \(name)", limit: timeout, fileID: fileID, line: line)
+        }
+        return event
+    }
+
+    /// The next event, or `nil` when `timeout` passed first.
+    private func nextEvent(timeout: Duration) async throws -> ServerSentEvent? {
         let waiter = Promise<ServerSentEvent?>()
         let ready: ServerSentEvent?? = state.withLock { state in
             if !state.queue.isEmpty { return .some(state.queue.removeFirst()) }
@@ -133,7 +147,8 @@ public final class EventStreamReader: Sendable {
             if handedOver, let event = await waiter.value() {
                 state.withLock { $0.queue.insert(event, at: 0) }
             }
-            throw Task.isCancelled ? CancellationError() : TestClientError.timedOut(timeout)
+            if Task.isCancelled { throw CancellationError() }
+            return nil
         }
         guard let event else { throw TestClientError.streamEnded }
         return event
@@ -141,20 +156,22 @@ public final class EventStreamReader: Sendable {
 
     /// The next patch for which `matches` holds, skipping others. Runs on
     /// the caller's actor, so `matches` may capture the test's own state.
+    /// Past `timeout`, a ``WaitExpired`` names the stream, the patches it
+    /// skipped and the caller's line.
     nonisolated(nonsending) public func nextPatch(
-        timeout: Duration = .seconds(10), where matches: (Patch) -> Bool = { _ in true }
+        timeout: Duration = .seconds(10), where matches: (Patch) -> Bool = { _ in true },
+        fileID: String = #fileID, line: Int = #line
     ) async throws -> Patch {
         let deadline = ContinuousClock.now + timeout
         var skipped: [String] = []
+        func expired() -> WaitExpired {
+            WaitExpired(
+                awaited: skipped.isEmpty ? "a patch on \(name)" : "a matching patch on \(name)", limit: timeout,
+                detail: skipped.isEmpty ? nil : "skipped patches of \(skipped.joined(separator: ", "))", fileID: fileID, line: line)
+        }
         while true {
             let remaining = deadline - ContinuousClock.now
-            guard remaining > .zero else { throw TestClientError.noPatch(within: timeout, skipped: skipped) }
-            let event: ServerSentEvent
-            do {
-                event = try await next(timeout: remaining)
-            } catch TestClientError.timedOut {
-                throw TestClientError.noPatch(within: timeout, skipped: skipped)
-            }
+            guard remaining > .zero, let event = try await nextEvent(timeout: remaining) else { throw expired() }
             guard event.event == WireProtocol.Event.patch else { continue }
             var patch = try JSONDecoder().decode(Patch.self, from: Data(event.data.utf8))
             patch.eventID = event.id.flatMap { UInt64($0) }

@@ -22,6 +22,10 @@ import napkin
 /// let signedIn = try await client.submit(page, button: "Login", fields: ["name": "Ada"])
 /// #expect(signedIn.text.contains("Ada"))
 /// ```
+///
+/// ``close(_:fileID:line:)`` leaves the tab as a browser does. Every
+/// wait is bounded, and a wait that runs out of time throws a
+/// ``WaitExpired`` naming what it waited for and the test's line.
 public actor TestClient {
     private let transport: any TestTransport
     private let host: String
@@ -30,6 +34,10 @@ public actor TestClient {
 
     /// The id of this client's tab, once a page has named one.
     public private(set) var tabID: String?
+    /// The session's CSRF token as the tab's page has it (for its goodbye).
+    private var csrfToken: String?
+    /// The event streams this tab opened, which it closes when it leaves.
+    private var streams: [EventStreamReader] = []
     /// Whether the client acts as a browser running napkin's client (it
     /// sends the `napkin_js` cookie, as napkin.js sets it).
     public let javascript: Bool
@@ -86,14 +94,17 @@ public actor TestClient {
     // MARK: - Requests
 
     /// Sends one request with the client's cookies; does not follow redirects.
-    public func send(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = []) async throws -> TestResponse {
+    public func send(
+        _ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
+        fileID: String = #fileID, line: Int = #line
+    ) async throws -> TestResponse {
         var headers = headers
         if method == .get, let tabID, headers[WireProtocol.Header.tab] == nil { headers[WireProtocol.Header.tab] = tabID }
-        let response = try await exchange(method, target, headers: headers, body: body)
-        var bytes: [UInt8] = []
+        let response = try await exchange(method, target, headers: headers, body: body, fileID: fileID, line: line)
         let body = response.body
-        bytes = try await withDeadline(
-            Self.responseTimeout, TestClientError.noResponse("the body of \(method) \(target)", within: Self.responseTimeout)
+        let bytes = try await withDeadline(
+            Self.responseTimeout,
+            WaitExpired(awaited: "the body of the response to \(method) \(target)", limit: Self.responseTimeout, fileID: fileID, line: line)
         ) {
             var bytes: [UInt8] = []
             for try await chunk in body.chunks() { bytes += chunk }
@@ -102,7 +113,10 @@ public actor TestClient {
         let received = TestResponse(status: response.status.code, headers: response.headers, body: bytes, client: self)
         if method == .get, response.headers["Content-Type"]?.hasPrefix("text/html") == true, let tab = received.tabID {
             tabID = tab
+            csrfToken = received.csrfToken
         }
+        // A request that rotated the session brings its new token.
+        if let token = response.headers[WireProtocol.Header.csrf] { csrfToken = token }
         return received
     }
 
@@ -110,34 +124,42 @@ public actor TestClient {
     /// a link click with JavaScript (`X-Napkin-Tab`, a fetch rather than a
     /// document load). The page comes back; the tab's stream stays open and
     /// is not sent the navigation's changes.
-    public func navigate(to target: String) async throws -> TestResponse {
-        try await get(target, headers: ["Accept": "text/html", "Sec-Fetch-Dest": "empty"])
+    public func navigate(to target: String, fileID: String = #fileID, line: Int = #line) async throws -> TestResponse {
+        try await get(target, headers: ["Accept": "text/html", "Sec-Fetch-Dest": "empty"], fileID: fileID, line: line)
     }
 
     /// `GET target`.
-    public func get(_ target: String, headers: HTTPHeaders = [:]) async throws -> TestResponse {
-        try await send(.get, target, headers: headers)
+    public func get(
+        _ target: String, headers: HTTPHeaders = [:], fileID: String = #fileID, line: Int = #line
+    ) async throws -> TestResponse {
+        try await send(.get, target, headers: headers, fileID: fileID, line: line)
     }
 
     /// Posts `fields` as `application/x-www-form-urlencoded`.
-    public func post(_ target: String, form fields: [(String, String)], headers: HTTPHeaders = [:]) async throws -> TestResponse {
+    public func post(
+        _ target: String, form fields: [(String, String)], headers: HTTPHeaders = [:],
+        fileID: String = #fileID, line: Int = #line
+    ) async throws -> TestResponse {
         var headers = headers
         headers["Content-Type"] = "application/x-www-form-urlencoded"
         let body = fields.map { "\(LiveTransport.percentEncode($0.0))=\(LiveTransport.percentEncode($0.1))" }.joined(separator: "&")
-        return try await send(.post, target, headers: headers, body: Array(body.utf8))
+        return try await send(.post, target, headers: headers, body: Array(body.utf8), fileID: fileID, line: line)
     }
 
     /// Posts `value` as JSON.
-    public func post(_ target: String, json value: some Encodable, headers: HTTPHeaders = [:]) async throws -> TestResponse {
+    public func post(
+        _ target: String, json value: some Encodable, headers: HTTPHeaders = [:],
+        fileID: String = #fileID, line: Int = #line
+    ) async throws -> TestResponse {
         var headers = headers
         headers["Content-Type"] = "application/json"
-        return try await send(.post, target, headers: headers, body: Array(try JSONEncoder().encode(value)))
+        return try await send(.post, target, headers: headers, body: Array(try JSONEncoder().encode(value)), fileID: fileID, line: line)
     }
 
     /// Follows a redirect with `GET`, as a browser does after a post.
-    public func follow(_ response: TestResponse) async throws -> TestResponse {
+    public func follow(_ response: TestResponse, fileID: String = #fileID, line: Int = #line) async throws -> TestResponse {
         guard (300..<400).contains(response.status), let location = response.headers["Location"] else { return response }
-        return try await get(location)
+        return try await get(location, fileID: fileID, line: line)
     }
 
     // MARK: - Forms
@@ -152,7 +174,8 @@ public actor TestClient {
     /// like napkin's client (`X-Napkin: 1`, `X-CSRF-Token`) and returns its
     /// answer: `204`, or `422` with the fragment when the post is refused.
     public func submit(
-        _ page: TestResponse, button: String, fields: [String: String] = [:], javascript: Bool = false
+        _ page: TestResponse, button: String, fields: [String: String] = [:], javascript: Bool = false,
+        fileID: String = #fileID, line: Int = #line
     ) async throws -> TestResponse {
         guard let form = page.form(withButton: button) else {
             throw TestClientError.noSuchForm(button: button, available: page.forms.flatMap { $0.buttons.map(\.text) })
@@ -169,8 +192,9 @@ public actor TestClient {
             headers[WireProtocol.Header.client] = "1"
             headers[WireProtocol.Header.csrf] = form.value(of: WireProtocol.Field.csrf) ?? ""
         }
-        let response = try await post(form.action, form: values.map { ($0.name, $0.value) }, headers: headers)
-        return javascript ? response : try await follow(response)
+        let response = try await post(
+            form.action, form: values.map { ($0.name, $0.value) }, headers: headers, fileID: fileID, line: line)
+        return javascript ? response : try await follow(response, fileID: fileID, line: line)
     }
 
     // MARK: - Live updates and the tree
@@ -178,10 +202,11 @@ public actor TestClient {
     /// Opens the tab's event stream, to read patches as they arrive.
     /// Told to reconnect (the session's id rotated), it opens the stream
     /// again with the cookies the client holds by then, as napkin's client does.
-    public func events(lastEventID: UInt64? = nil) async throws -> EventStreamReader {
+    public func events(lastEventID: UInt64? = nil, fileID: String = #fileID, line: Int = #line) async throws -> EventStreamReader {
         let opened = Locked(jar[Self.sessionCookie])
-        let response = try await openStream(lastEventID: lastEventID)
-        return EventStreamReader(status: response.status.code, body: response.body) { [self, jar] lastEventID in
+        let response = try await openStream(lastEventID: lastEventID, fileID: fileID, line: line)
+        let name = tabID.map { "the stream of tab \($0.prefix(8))…" } ?? "the stream of the most recent tab"
+        let reader = EventStreamReader(status: response.status.code, body: response.body, name: name) { [self, jar] lastEventID in
             // The response that rotated the id brings the new cookie; a
             // client that never gets one (it was not this browser's
             // request) reconnects with the old cookie and finds no session.
@@ -189,28 +214,65 @@ public actor TestClient {
                 await jar.waitForChange(of: Self.sessionCookie, from: opened.withLock { $0 })
             }
             opened.withLock { $0 = jar[Self.sessionCookie] }
-            let again = try await self.openStream(lastEventID: lastEventID)
+            let again = try await self.openStream(lastEventID: lastEventID, fileID: fileID, line: line)
             return (again.status.code, again.body)
         }
+        streams.append(reader)
+        return reader
     }
 
-    private func openStream(lastEventID: UInt64?) async throws -> Response {
+    private func openStream(lastEventID: UInt64?, fileID: String, line: Int) async throws -> Response {
         var headers: HTTPHeaders = ["Accept": "text/event-stream"]
         if let lastEventID { headers["Last-Event-ID"] = String(lastEventID) }
         let target = tabID.map { "\(WebSession.eventsPath)?tab=\($0)" } ?? WebSession.eventsPath
-        return try await exchange(.get, target, headers: headers, body: [])
+        return try await exchange(.get, target, headers: headers, body: [], fileID: fileID, line: line)
     }
 
     /// The tab's napkin tree at `path`, as napkin's JSON snapshot (before
     /// the tab's first page, a tree built for the request).
-    public func tree(at path: String = "/") async throws -> JSONValue {
-        let response = try await get(path, headers: ["Accept": "application/json"])
+    public func tree(at path: String = "/", fileID: String = #fileID, line: Int = #line) async throws -> JSONValue {
+        let response = try await get(path, headers: ["Accept": "application/json"], fileID: fileID, line: line)
         return try response.json(JSONValue.self)
+    }
+
+    // MARK: - Leaving
+
+    /// How a tab goes (see ``close(_:fileID:line:)``).
+    public enum Leaving: Sendable {
+        /// As napkin's client leaves a page (closed, reloaded, left for
+        /// another site): it says goodbye (`POST /_napkin/leave`), which
+        /// starts the tab's grace at once, and its streams close.
+        case goodbye
+        /// As a browser that quits without a word (it crashed, or lost
+        /// the network): its streams drop, and the server finds out.
+        case vanish
+    }
+
+    /// Closes the tab as a browser does: by default it says goodbye as
+    /// napkin's client does on `pagehide`, then closes the streams it
+    /// opened. Returns the goodbye's answer (`204`; `nil` when it sent none:
+    /// the tab vanished, or never showed a page). After a goodbye the
+    /// server has started the tab's grace; after ``Leaving/vanish`` it
+    /// starts it once it sees the streams drop. The client's next page
+    /// opens a new tab.
+    @discardableResult
+    public func close(_ leaving: Leaving = .goodbye, fileID: String = #fileID, line: Int = #line) async throws -> TestResponse? {
+        var answer: TestResponse?
+        if leaving == .goodbye, let tabID {
+            let fields = [(WireProtocol.Field.tab, tabID), (WireProtocol.Field.csrf, csrfToken ?? "")]
+            answer = try await post(WebSession.leavePath, form: fields, headers: ["Origin": "http://\(host)"], fileID: fileID, line: line)
+        }
+        for stream in streams { stream.close() }
+        streams.removeAll()
+        tabID = nil
+        return answer
     }
 
     // MARK: - Plumbing
 
-    private func exchange(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders, body: [UInt8]) async throws -> Response {
+    private func exchange(
+        _ method: HTTPMethod, _ target: String, headers: HTTPHeaders, body: [UInt8], fileID: String, line: Int
+    ) async throws -> Response {
         var headers = headers
         if headers["Host"] == nil { headers["Host"] = host }
         var cookies = self.cookies
@@ -220,7 +282,8 @@ public actor TestClient {
         }
         let request = Request(method: method, target: target, headers: headers, body: body)
         let response = try await withDeadline(
-            Self.responseTimeout, TestClientError.noResponse("\(method) \(target)", within: Self.responseTimeout)
+            Self.responseTimeout,
+            WaitExpired(awaited: "the response to \(method) \(target)", limit: Self.responseTimeout, fileID: fileID, line: line)
         ) { [transport] in
             try await transport.send(request)
         }
@@ -245,13 +308,6 @@ public enum TestClientError: Error, CustomStringConvertible {
     case noClient
     /// The event stream ended before the event that was waited for.
     case streamEnded
-    /// No event came on the stream in time.
-    case timedOut(Duration)
-    /// No patch that matched came in time; `skipped` are the fragment ids
-    /// of the patches that came but did not match.
-    case noPatch(within: Duration, skipped: [String])
-    /// The request (or its body) did not complete in time.
-    case noResponse(String, within: Duration)
 
     /// What went wrong, for a test's failure message.
     public var description: String {
@@ -262,12 +318,6 @@ public enum TestClientError: Error, CustomStringConvertible {
             "no link \"\(text)\" (links on the page: \(available))"
         case .noClient: "the response did not come from a TestClient"
         case .streamEnded: "the event stream ended"
-        case .timedOut(let limit): "no event within \(limit)"
-        case .noPatch(let limit, let skipped):
-            skipped.isEmpty
-                ? "no patch within \(limit)"
-                : "no matching patch within \(limit) (skipped patches of \(skipped.joined(separator: ", ")))"
-        case .noResponse(let request, let limit): "no response to \(request) within \(limit)"
         }
     }
 }

@@ -31,15 +31,18 @@ public struct TestResponse: Sendable {
     /// The event stream URL the page names (`<body data-napkin-stream>`).
     public var streamPath: String? { bodyAttributes?[WireProtocol.Attribute.stream] }
 
+    /// The session's CSRF token the page names (`<body data-napkin-csrf>`).
+    public var csrfToken: String? { bodyAttributes?[WireProtocol.Attribute.csrf] }
+
     /// Follows the link whose text is `text` the way napkin's client does
     /// with JavaScript: a live navigation of the tab that received this
     /// page (no new tab, the stream stays open). Returns the new page.
-    public func click(link text: String) async throws -> TestResponse {
+    public func click(link text: String, fileID: String = #fileID, line: Int = #line) async throws -> TestResponse {
         guard let client else { throw TestClientError.noClient }
         guard let href = links.first(where: { $0.text == text })?.href else {
             throw TestClientError.noSuchLink(text: text, available: links.map(\.text))
         }
-        return try await client.navigate(to: href)
+        return try await client.navigate(to: href, fileID: fileID, line: line)
     }
 
     /// The page's links (`<a href>`), with their text, in document order.

@@ -27,15 +27,7 @@ extension NapkinApp {
         func field(_ name: String) -> String? { fields.last { $0.name == name }?.value }
         let idBefore = session.id
         guard request.cookie(SessionCookie.name) == idBefore else { throw Self.sessionEnded }
-        let token = request.headers[WireProtocol.Header.csrf] ?? field(WireProtocol.Field.csrf) ?? ""
-        // A token napkin makes, never an empty one: a session whose own
-        // token is malformed accepts no form.
-        guard SecureToken.isWellFormed(token), SecureToken.constantTimeEquals(token, session.csrfToken) else {
-            throw HTTPError(.forbidden, "Invalid or missing CSRF token.")
-        }
-        if let origin = request.headers["Origin"], !OriginCheck.accepts(origin, request: request, configuration: configuration) {
-            throw HTTPError(.forbidden, "Cross-origin form posts are refused.")
-        }
+        try checkPost(request, token: request.headers[WireProtocol.Header.csrf] ?? field(WireProtocol.Field.csrf), of: session)
         // The way back goes into a redirect's head, which has little room:
         // refused before the action runs, not after it rotated the session.
         if let back = field(WireProtocol.Field.returnPath), back.utf8.count > ReturnPath.maxBytes {
@@ -92,6 +84,19 @@ extension NapkinApp {
         }
         try await finishRotation(of: session, from: idBefore, ticket: ticket, response: &response)
         return response
+    }
+
+    /// Refuses (`403`) a post of `session` without its CSRF token, or
+    /// from another origin.
+    func checkPost(_ request: Request, token: String?, of session: WebSession) throws {
+        // A token napkin makes, never an empty one: a session whose own
+        // token is malformed accepts no form.
+        guard let token, SecureToken.isWellFormed(token), SecureToken.constantTimeEquals(token, session.csrfToken) else {
+            throw HTTPError(.forbidden, "Invalid or missing CSRF token.")
+        }
+        if let origin = request.headers["Origin"], !OriginCheck.accepts(origin, request: request, configuration: configuration) {
+            throw HTTPError(.forbidden, "Cross-origin form posts are refused.")
+        }
     }
 
     /// napkin's client's answer to a refused post: `422` with the fragment

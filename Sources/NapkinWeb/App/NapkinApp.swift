@@ -19,7 +19,8 @@ import napkin
 ///
 /// Every page URL is answered from a tab's tree (each page view gets its
 /// own); `GET /_napkin/events?tab=…` streams that tab's patches;
-/// `POST /_napkin/action` runs a fragment's action; `GET /_napkin/napkin.js`
+/// `POST /_napkin/action` runs a fragment's action; `POST /_napkin/leave`
+/// is a page's goodbye to its tab; `GET /_napkin/napkin.js`
 /// is napkin's client script.
 @MainActor
 public final class NapkinApp {
@@ -33,7 +34,7 @@ public final class NapkinApp {
     let store: SessionStore
     /// The bytes every event stream of the app may queue between them.
     nonisolated let streamBytes: ByteBudget
-    private var sweeper: Task<Void, Never>?
+    private var sweepers: [Task<Void, Never>] = []
     /// Sessions being rebuilt from their records, so concurrent requests of
     /// one session rebuild it once.
     private var restoring: [String: Task<WebSession?, any Error>] = [:]
@@ -102,6 +103,7 @@ public final class NapkinApp {
         // main-actor calls: each runs as one main-actor task.
         router.onMainActor(.get, WebSession.eventsPath) { [self] request in try await self.events(request) }
         router.onMainActor(.post, WebSession.actionPath) { [self] request in try await self.action(request) }
+        router.onMainActor(.post, WebSession.leavePath) { [self] request in try await self.leave(request) }
         // Static files first, ahead of routing and pages (security headers
         // and the access log still apply); the page fallback serves any
         // file the fast path passed on.
@@ -110,22 +112,34 @@ public final class NapkinApp {
         Task { @MainActor in self.startSweeping() }
     }
 
+    /// Two sweeps: idle sessions now and then, unviewed tabs often, so a
+    /// closed tab deactivates soon after its grace. Each costs what it
+    /// finds (both walk recency lists from their oldest end).
     private func startSweeping() {
-        guard sweeper == nil else { return }
-        let shortest = min(configuration.sessionIdleTimeout, configuration.newSessionIdleTimeout, configuration.tabGracePeriod)
-        let interval = configuration.idleSweepInterval ?? min(shortest / 4, .seconds(60))
-        sweeper = Task { [weak self] in
+        guard sweepers.isEmpty else { return }
+        let shortest = min(configuration.sessionIdleTimeout, configuration.newSessionIdleTimeout)
+        let sessions = configuration.idleSweepInterval ?? min(shortest / 4, .seconds(60))
+        let tabs = configuration.idleSweepInterval ?? min(configuration.tabGracePeriod / 8, .seconds(1))
+        sweepers = [
+            sweep(every: sessions) { app in await app.evictIdleSessionsOnly() },
+            sweep(every: tabs) { app in await app.releaseUnviewedTabs() },
+        ]
+    }
+
+    private func sweep(every interval: Duration, _ body: @escaping @MainActor (NapkinApp) async -> Void) -> Task<Void, Never> {
+        Task { [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: max(interval, .milliseconds(100)))
-                await self?.evictIdleSessions()
+                try? await Task.sleep(for: max(interval, .milliseconds(50)))
+                guard let self else { return }
+                await body(self)
             }
         }
     }
 
     /// Stops the idle sweep and tears every session down.
     public func shutdown() async {
-        sweeper?.cancel()
-        sweeper = nil
+        for sweeper in sweepers { sweeper.cancel() }
+        sweepers.removeAll()
         for session in store.all {
             _ = store.remove(id: session.id)
             await session.terminate()
@@ -156,18 +170,40 @@ public final class NapkinApp {
     }
 
     /// Tears down every session idle for longer than the configured timeout,
-    /// and releases every tab without a stream past its grace period. A
-    /// session left without a tab leaves this process's memory: it lives on
-    /// in its record, and its next request brings it back, values and all.
+    /// and releases every tab nobody has viewed for its grace period (see
+    /// ``NapkinConfiguration/tabGracePeriod``). A session left without a
+    /// tab leaves this process's memory: it lives on in its record, and its
+    /// next request brings it back, values and all.
     public func evictIdleSessions() async {
+        await evictIdleSessionsOnly()
+        await releaseUnviewedTabs()
+    }
+
+    private func evictIdleSessionsOnly() async {
         for session in store.removeIdle() { await session.terminate() }
-        let expired = store.tabs.expired(now: store.now, grace: configuration.tabGracePeriod)
+        // A session somebody is looking at is in use, however long ago its
+        // last request: its record must not expire under it. (Half the
+        // idle timeout between touches, and the sweep runs at least every
+        // quarter of it.)
+        for session in store.watched { try? await keepRecord(of: session, every: configuration.sessionIdleTimeout / 2) }
+        await configuration.sessionRecords.removeExpired()
+    }
+
+    /// Releases the tabs past their grace, oldest first, and lets their
+    /// sessions leave memory when they have no tab left.
+    private func releaseUnviewedTabs() async {
+        let grace = configuration.tabGracePeriod
+        let expired = store.tabs.expired(now: store.now, grace: grace)
         let owners = expired.compactMap(\.session)
         await release(expired)
-        for session in owners {
-            await store.removeUnviewed(session, grace: configuration.tabGracePeriod)?.terminate()
+        for session in owners where store.isUnviewed(session, grace: grace) {
+            // A session that came back keeps its record for the idle
+            // timeout from now: being watched was being used (one that
+            // served a single page keeps its short expiry). A record store
+            // out of reach keeps the session here for now.
+            if session.returned { guard (try? await keepRecord(of: session)) != nil else { continue } }
+            await store.removeUnviewed(session, grace: grace)?.terminate()
         }
-        await configuration.sessionRecords.removeExpired()
     }
 
     /// Moves the sessions' clock forward, for tests of idle eviction.
@@ -204,11 +240,12 @@ public final class NapkinApp {
         return session
     }
 
-    /// Extends the session record's expiry now and then (and at once when a
+    /// Extends the session record's expiry to the idle timeout from now,
+    /// unless it was extended less than `interval` ago (and at once when a
     /// new session comes back, from the short expiry of a new one).
-    private func keepRecord(of session: WebSession) async throws {
+    private func keepRecord(of session: WebSession, every interval: Duration? = nil) async throws {
         let now = store.now
-        if let touched = session.recordTouched, now - touched < configuration.sessionIdleTimeout / 10 { return }
+        if let touched = session.recordTouched, now - touched < interval ?? configuration.sessionIdleTimeout / 10 { return }
         session.recordTouched = now
         do {
             try await configuration.sessionRecords.touch(id: session.id, ttl: configuration.sessionIdleTimeout)

@@ -2,15 +2,20 @@
 public struct NapkinConfiguration: Sendable {
     /// The document around every page.
     public var layout: PageLayout
-    /// A session unused for this long is evicted (its tree torn down).
+    /// A session unused for this long is evicted (its tree torn down), and
+    /// its record expires: an open stream counts as use, so a session
+    /// somebody is looking at keeps its record, and one whose tabs were all
+    /// released keeps it for this long after.
     public var sessionIdleTimeout: Duration
     /// A session that served one page and was never used again (no second
     /// request, no open stream) is evicted after this long, and before any
     /// other when the store is full: all a flood of cookieless requests can
     /// make is such sessions. At most ``sessionIdleTimeout``.
     public var newSessionIdleTimeout: Duration
-    /// How often idle sessions are looked for; `nil` for a quarter of the
-    /// shorter idle timeout, at most a minute.
+    /// How often idle sessions and unviewed tabs are looked for; `nil` for
+    /// sessions every quarter of the shorter idle timeout (at most a
+    /// minute) and tabs every eighth of ``tabGracePeriod`` (at most a
+    /// second), so a tab goes within a fraction of a second of its grace.
     public var idleSweepInterval: Duration?
     /// At most this many live sessions; a new one evicts the least recently
     /// used, sessions without an open tab first.
@@ -18,10 +23,16 @@ public struct NapkinConfiguration: Sendable {
     /// At most this many open event streams per session (one per tab); a
     /// new one closes the oldest, whose tab is told it was replaced.
     public var maxStreamsPerSession: Int
-    /// A tab without an open event stream (closed, or hidden long enough
-    /// that napkin's client gave its stream back) is released after this
-    /// long; shown again, the client reloads it in place. A session's most
-    /// recently used tab is kept for as long as the session.
+    /// A tab nobody views is released after this long: its tree deactivates
+    /// (`willResignActive` on every interactor) and is torn down, the
+    /// session's last tab too. The grace counts from when the tab's last
+    /// event stream closed (the page was left, which napkin's client also
+    /// tells the server at once, or hidden long enough that the client gave
+    /// its stream back) or, for a browser without JavaScript, which opens
+    /// no stream, from its last page view. The session and its record stay:
+    /// the next page builds a tree again, still signed in, and a page shown
+    /// again is reloaded in place by napkin's client. Keep it long enough
+    /// for a reload or a stream's reconnect to find the tab.
     public var tabGracePeriod: Duration
     /// At most this many tabs per session (at least ``maxStreamsPerSession``);
     /// a new one releases the least recently used, tabs without a stream first.
@@ -64,7 +75,7 @@ public struct NapkinConfiguration: Sendable {
 
     /// A configuration with safe defaults: 30-minute idle sessions (5 minutes
     /// for one never used after its first page), 10,000 sessions at most,
-    /// 16 tabs per session released 2 minutes after their stream closed,
+    /// 16 tabs per session released 3 seconds after their stream closed,
     /// 32,768 tabs in all, 1 MiB queued per event stream and 64 MiB across
     /// them all,
     /// a 2-second settle bound, a strict CSP.
@@ -75,7 +86,7 @@ public struct NapkinConfiguration: Sendable {
         idleSweepInterval: Duration? = nil,
         maxSessions: Int = 10_000,
         maxStreamsPerSession: Int = 8,
-        tabGracePeriod: Duration = .seconds(2 * 60),
+        tabGracePeriod: Duration = .seconds(3),
         maxTabsPerSession: Int = 16,
         maxTabs: Int = 32_768,
         maxQueuedBytesPerStream: Int = 1 << 20,

@@ -19,7 +19,9 @@
 //   5. when the session is gone (the stream answers 204) it stops and says
 //      so, with a link to reload; when only the tab is gone (410, e.g. after
 //      it was hidden a long time) it fetches the page again in place, which
-//      brings the tab back, and follows its stream.
+//      brings the tab back, and follows its stream;
+//   6. when the page goes (pagehide) it says goodbye with a beacon, so the
+//      server starts the tab's short grace at once.
 // A link is followed live only for a plain primary click (no modifier key)
 // on an <a href> to this origin, over http(s), without `target` (or with
 // `_self`), without `download`, and not a jump within the page. To make a
@@ -344,6 +346,17 @@
     });
     banner.append(text, reload);
     body.prepend(banner);
+  }
+
+  // Leaving the page (closing it, following a link away, reloading) tells
+  // the server at once, so the tab's grace starts now instead of when the
+  // server notices its stream drop; a reload's new tab comes within the
+  // grace. A beacon outlives the page; it carries the session's CSRF token
+  // like a form, so nobody else can end the tab.
+  function sayGoodbye() {
+    if (!tabId || ended || !navigator.sendBeacon) return;
+    const data = new URLSearchParams([['_tab', tabId], ['_csrf', body.dataset.napkinCsrf || '']]);
+    try { navigator.sendBeacon('/_napkin/leave', data); } catch (_) { /* the stream's end says it too */ }
   }
 
   // ----------------------------------------------------------------- forms
@@ -718,10 +731,12 @@
     if (document.visibilityState === 'hidden') parked = true; else connect();
     document.addEventListener('visibilitychange', onVisibility);
     // Leaving the page closes the stream; coming back from the back/forward
-    // cache opens it again.
+    // cache opens it again (a tab released meanwhile answers 410, and the
+    // page is fetched again in place).
     window.addEventListener('pagehide', disconnect);
     window.addEventListener('pageshow', (e) => {
       if (e.persisted && !source && !ended && document.visibilityState !== 'hidden') connect();
     });
   }
+  window.addEventListener('pagehide', sayGoodbye);
 })();

@@ -92,13 +92,16 @@ final class SessionStore {
         return session
     }
 
-    /// Removes `session` when it holds no tab and no stream and has had no
-    /// request for `grace` (none can be on its way to opening a tab), and
-    /// returns it; otherwise `nil`.
+    /// Whether `session` is held here, holds no tab and no stream, and has
+    /// had no request for `grace` (none can be on its way to opening a tab).
+    func isUnviewed(_ session: WebSession, grace: Duration) -> Bool {
+        sessions[session.id] === session && session.tabs.isEmpty && session.streamCount == 0 && now - session.lastSeen >= grace
+    }
+
+    /// Removes `session` when it is unviewed (``isUnviewed(_:grace:)``),
+    /// and returns it; otherwise `nil`.
     func removeUnviewed(_ session: WebSession, grace: Duration) -> WebSession? {
-        guard sessions[session.id] === session, session.tabs.isEmpty, session.streamCount == 0,
-            now - session.lastSeen >= grace
-        else { return nil }
+        guard isUnviewed(session, grace: grace) else { return nil }
         remove(session)
         return session
     }
@@ -178,4 +181,15 @@ final class SessionStore {
 
     /// Every live session.
     var all: [WebSession] { Array(sessions.values) }
+
+    /// The sessions with an open stream, most recently used first.
+    var watched: [WebSession] {
+        var found: [WebSession] = []
+        var next = lists[Tier.watching.rawValue].head
+        while let session = next {
+            found.append(session)
+            next = session.older
+        }
+        return found
+    }
 }

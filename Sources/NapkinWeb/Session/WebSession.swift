@@ -21,6 +21,9 @@ public final class WebSession: RecencyLinked {
     public nonisolated static let actionPath = "/_napkin/action"
     /// The path of the tabs' event streams.
     public nonisolated static let eventsPath = "/_napkin/events"
+    /// The path napkin's client posts its tab's goodbye to, as its page
+    /// goes (`pagehide`): the tab's grace starts at once.
+    public nonisolated static let leavePath = "/_napkin/leave"
     /// The path of napkin's client script, which every ``NapkinApp`` serves
     /// and ``PageLayout`` loads by default.
     public nonisolated static let scriptPath = "/_napkin/napkin.js"
@@ -262,6 +265,22 @@ public final class WebSession: RecencyLinked {
         store?.tabs.streamsChanged(tab)
         store?.streamsChanged(self)
         wakeStreamWaiters()
+    }
+
+    /// Nobody views `tab` from now on (its page said goodbye): its streams
+    /// end and its grace starts, unless it already runs. A page shown
+    /// again within the grace reconnects to the tab; later, it finds it
+    /// released.
+    func leave(_ tab: WebTab, now: ContinuousClock.Instant) {
+        guard tab.session === self, tab.streamCount > 0 else { return }
+        let streams = tab.streams.pairs
+        for (number, _) in streams { _ = tab.removeStream(number) }
+        streamCount -= streams.count
+        tab.lastUsed = max(tab.lastUsed, now)
+        store?.tabs.streamsChanged(tab)
+        store?.streamsChanged(self)
+        wakeStreamWaiters()
+        for (_, stream) in streams { stream.finish() }
     }
 
     private func wakeStreamWaiters() {

@@ -29,10 +29,12 @@ struct WireProtocolTests {
     func names() throws {
         typealias W = WireProtocol
         #expect(try Self.names("'(X-[A-Za-z-]+)'") == [W.Header.client, W.Header.tab, W.Header.eventID, W.Header.csrf])
-        // `_self` is a link target, not a field. The tab a form posts from
-        // is the form's own field: the script never names it.
+        // `_self` is a link target, not a field. The script names the tab
+        // field for its goodbye; a form carries its own.
         #expect(try Self.names("'(_[a-z]+)'").subtracting(["_self"])
-            == [W.Field.fragment, W.Field.action, W.Field.csrf, W.Field.returnPath, W.Field.key])
+            == [W.Field.tab, W.Field.fragment, W.Field.action, W.Field.csrf, W.Field.returnPath, W.Field.key])
+        // The one path the script knows by heart: the rest the page names.
+        #expect(try Self.names("'(/_napkin/[a-z]+)'") == [WebSession.leavePath])
         // The session cookie is HttpOnly: only the server reads it.
         #expect(try Self.names("(napkin_[a-z]+)") == [W.Cookie.script])
         // The server writes the stream's `tab`; the script adds the last event.

@@ -30,6 +30,40 @@ final class Probe: Sendable {
         tasks.withLock { $0.append(task) }
     }
 
+    /// How many Home interactors became active and resigned, and the
+    /// waits for a number of resignations.
+    private let lifecycle = Locked<(activated: Int, resigned: Int, waiters: [(count: Int, reached: Promise<Void>)])>((0, 0, []))
+
+    var activations: Int { lifecycle.withLock { $0.activated } }
+    var resignations: Int { lifecycle.withLock { $0.resigned } }
+
+    func interactorActivated() {
+        lifecycle.withLock { $0.activated += 1 }
+    }
+
+    func interactorResigned() {
+        let reached = lifecycle.withLock { state in
+            state.resigned += 1
+            let reached = state.waiters.filter { $0.count <= state.resigned }.map(\.reached)
+            state.waiters.removeAll { $0.count <= state.resigned }
+            return reached
+        }
+        for promise in reached { promise.resolve(()) }
+    }
+
+    /// Waits until `count` Home interactors have resigned active (their
+    /// trees deactivated); throws if they have not within 10 s.
+    func waitForResignations(_ count: Int) async throws {
+        let reached = Promise<Void>()
+        let done = lifecycle.withLock { state in
+            if state.resigned >= count { return true }
+            state.waiters.append((count, reached))
+            return false
+        }
+        if done { return }
+        try await withDeadline(.seconds(10), TimedOut("\(count) interactors did not resign within 10 s")) { await reached.value() }
+    }
+
     var liveObjects: Int { objects.withLock { $0.filter { $0.value != nil }.count } }
     var trackedObjects: Int { objects.withLock { $0.count } }
 

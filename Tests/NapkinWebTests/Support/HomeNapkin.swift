@@ -48,11 +48,16 @@ final actor HomeInteractor: PresentableInteractable, HomePresentableListener {
     }
 
     func didBecomeActive() async {
+        probe.interactorActivated()
         probe.track(task { [counter, presenter] in
             for await value in await counter.values.subscribe() {
                 await presenter.showShared(value)
             }
         })
+    }
+
+    func willResignActive() async {
+        probe.interactorResigned()
     }
 
     func didTapIncrement() async {

@@ -23,11 +23,17 @@ final class TestApp {
     /// too tight under ThreadSanitizer, where a post would answer before
     /// its change is applied.
     static let settleTimeout: Duration = .seconds(10)
+    /// How long a tab without a stream stays, unless the test sets its own.
+    static let tabGracePeriod: Duration = .seconds(60)
 
     init(configuration: NapkinConfiguration = NapkinConfiguration(layout: PageLayout(title: "Test")), publicDirectory: String? = nil) {
         var configuration = configuration
         // A test that sets its own settle timeout keeps it.
         if configuration.settleTimeout == NapkinConfiguration().settleTimeout { configuration.settleTimeout = Self.settleTimeout }
+        // A test client without a stream is a tab nobody views: napkin's
+        // 3 s grace would release it between two slow requests of a test.
+        // Tests of the grace set another, and move the clock.
+        if configuration.tabGracePeriod == NapkinConfiguration().tabGracePeriod { configuration.tabGracePeriod = Self.tabGracePeriod }
         app = NapkinApp(component: component, configuration: configuration) { component in
             HomeBuilder(dependency: component).build()
         }

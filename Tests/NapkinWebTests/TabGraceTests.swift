@@ -1,0 +1,135 @@
+import NapkinHTTP
+import NapkinTesting
+import Testing
+@testable import NapkinWeb
+
+/// A tab nobody views goes after a short grace, the session's last tab
+/// too; the session and its record stay.
+@Suite("Tab grace", .timeLimit(.minutes(1)))
+@MainActor
+struct TabGraceTests {
+    @Test("the default grace is a few seconds, and tabs are looked at every eighth of it")
+    func defaultGrace() {
+        let configuration = NapkinConfiguration()
+        #expect(configuration.tabGracePeriod <= .seconds(5))
+        #expect(configuration.tabGracePeriod >= .seconds(2), "a reload's new tab must come within it")
+    }
+
+    @Test("a tab whose page left deactivates after its grace, within a fraction of a second; the session's next page needs no new cookie",
+          arguments: TestApp.Mode.allCases)
+    func closedTabDeactivatesSoon(mode: TestApp.Mode) async throws {
+        // Long enough that a loaded machine opens the stream within it.
+        let grace = Duration.milliseconds(2500)
+        let testApp = try await TestApp.start(mode, configuration: NapkinConfiguration(tabGracePeriod: grace))
+        let client = testApp.client()
+        _ = try await client.get("/")
+        let stream = try await client.events()
+        _ = try await stream.nextPatch()
+        let id = try #require(await client.sessionID)
+        #expect(testApp.component.probe.activations == 1)
+
+        let left = ContinuousClock.now
+        #expect(try await client.close()?.status == 204)
+        try await testApp.component.probe.waitForResignations(1)
+        let took = ContinuousClock.now - left
+        #expect(took >= grace, "released before its grace: \(took)")
+        // The tab sweep runs every eighth of the grace: only a loaded
+        // machine makes it later than that.
+        #expect(took < grace + .seconds(2), "released \(took) after the goodbye")
+
+        // The session left memory with its last tab; its record brings it back.
+        let next = try await client.get("/")
+        #expect(next.status == 200)
+        #expect(next.headers["Set-Cookie"] == nil)
+        #expect(await client.sessionID == id)
+        #expect(testApp.app.session(id: id)?.tabs.count == 1)
+        await testApp.stop()
+    }
+
+    @Test("a reload within the grace: the new page's tree is active before the old one resigns")
+    func reloadKeepsContinuity() async throws {
+        let testApp = try await TestApp.start(
+            .inProcess, configuration: NapkinConfiguration(idleSweepInterval: .seconds(3600), tabGracePeriod: .seconds(4)))
+        let page = testApp.client()
+        _ = try await page.get("/")
+        let stream = try await page.events()
+        _ = try await stream.nextPatch()
+        let id = try #require(await page.sessionID)
+
+        // A reload: the old page says goodbye, the new one is a tab of its own.
+        try await page.close()
+        testApp.app.advanceSessionClock(by: .seconds(1))
+        _ = try await page.get("/")
+        await testApp.app.evictIdleSessions()
+        let probe = testApp.component.probe
+        #expect(probe.activations == 2)
+        #expect(probe.resignations == 0)
+        #expect(testApp.app.session(id: id)?.tabs.count == 2)
+
+        testApp.app.advanceSessionClock(by: .seconds(3))
+        await testApp.app.evictIdleSessions()
+        try await probe.waitForResignations(1)
+        #expect(testApp.app.session(id: id)?.tabs.count == 1)
+        await testApp.stop()
+    }
+
+    @Test("without JavaScript a tab's grace counts from its last page view")
+    func graceFromLastPageView() async throws {
+        let testApp = try await TestApp.start(
+            .inProcess, configuration: NapkinConfiguration(idleSweepInterval: .seconds(3600), tabGracePeriod: .seconds(4)))
+        let browser = TestClient(inProcess: testApp.router, javascript: false)
+        let first = try await browser.get("/")
+        let id = try #require(await browser.sessionID)
+        // Held on to, not looked up again: a lookup counts as a request.
+        let session = try #require(testApp.app.session(id: id))
+        testApp.app.advanceSessionClock(by: .seconds(3))
+        let second = try await browser.get("/")
+        #expect(second.tabID == first.tabID, "a browser without napkin's client keeps its tab")
+
+        testApp.app.advanceSessionClock(by: .seconds(3))
+        await testApp.app.evictIdleSessions()
+        #expect(session.tabs.map(\.id) == [try #require(first.tabID)])
+        testApp.app.advanceSessionClock(by: .seconds(1))
+        await testApp.app.evictIdleSessions()
+        try await testApp.component.probe.waitForResignations(1)
+        #expect(testApp.app.sessionCount == 0)
+        await testApp.stop()
+    }
+
+    @Test("a watched session's record is kept while it is watched, and for the idle timeout after it leaves memory with its last tab")
+    func recordOutlivesTheTab() async throws {
+        let records = TouchLog()
+        let testApp = try await TestApp.start(
+            .inProcess,
+            configuration: NapkinConfiguration(
+                sessionIdleTimeout: .seconds(600), idleSweepInterval: .seconds(3600), tabGracePeriod: .seconds(4),
+                sessionRecords: records))
+        let client = testApp.client()
+        _ = try await client.get("/")
+        let stream = try await client.events()
+        _ = try await stream.nextPatch()
+        let id = try #require(await client.sessionID)
+        // Watched for longer than the record would have lived: the sweep
+        // keeps the record on.
+        let opened = records.touches(of: id).count
+        testApp.app.advanceSessionClock(by: .seconds(299))
+        await testApp.app.evictIdleSessions()
+        #expect(records.touches(of: id).count == opened)
+        testApp.app.advanceSessionClock(by: .seconds(1))
+        await testApp.app.evictIdleSessions()
+        #expect(records.touches(of: id).dropFirst(opened) == [.seconds(600)], "a watched session's record was left to expire")
+        testApp.app.advanceSessionClock(by: .seconds(600))
+        await testApp.app.evictIdleSessions()
+        #expect(testApp.app.sessionCount == 1, "a watched session is not idle")
+        let before = records.touches(of: id).count
+        // Long enough since the last touch that leaving extends the record.
+        testApp.app.advanceSessionClock(by: .seconds(100))
+
+        try await client.close()
+        testApp.app.advanceSessionClock(by: .seconds(4))
+        await testApp.app.evictIdleSessions()
+        #expect(testApp.app.sessionCount == 0)
+        #expect(records.touches(of: id).dropFirst(before) == [.seconds(600)], "the record was not kept on as the session left memory")
+        await testApp.stop()
+    }
+}
