@@ -262,6 +262,19 @@ static inline int napkin_hangup_watch_take(int watch, int *fds, int capacity) {
 #endif
 }
 
+/* Makes the kernel end `fd`'s connection when what was written to it goes
+   unacknowledged for `ms` milliseconds (TCP_USER_TIMEOUT, 18 in Linux's
+   <netinet/tcp.h>, which is not included here: it would hide IPPROTO_TCP
+   from Swift): a client that vanished without a word. 0 restores the
+   system's default. Linux only. */
+static inline void napkin_set_unacknowledged_limit(int fd, unsigned int ms) {
+#if defined(__linux__)
+    (void)setsockopt(fd, IPPROTO_TCP, 18, &ms, sizeof ms);
+#else
+    (void)fd; (void)ms;
+#endif
+}
+
 /* poll's flag for a peer that shut down its sending side, where there is
    one (Linux), else 0. glibc defines POLLRDHUP only for _GNU_SOURCE. */
 static inline short napkin_poll_rdhup(void) {

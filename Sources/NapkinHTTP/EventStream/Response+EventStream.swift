@@ -29,14 +29,17 @@ extension Response {
     /// Every `heartbeat` a connection waiting on an empty channel, and sent
     /// nothing since the last heartbeat, gets a `:` comment line, so proxies
     /// keep it open. A client that closes its connection (or shuts down its
-    /// sending side) ends the stream at once; one that vanishes without a
-    /// word is found only when its connection fails to deliver what was
-    /// written to it. The heartbeat stops when the channel terminates.
+    /// sending side) ends the stream at once; on Linux, one that vanishes
+    /// without a word (its network gone) is found when a heartbeat goes
+    /// unacknowledged for another `heartbeat`, so within two of them. The
+    /// heartbeat stops when the channel terminates.
     public static func eventStream(channel: Channel<[UInt8]>, heartbeat: Duration = .seconds(15)) -> Response {
         let token = Heartbeats.shared.add({ channel.offerHeartbeat(Heartbeats.comment) }, interval: heartbeat)
         channel.onTermination { Heartbeats.shared.remove(token, interval: heartbeat) }
         var headers: HTTPHeaders = ["Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"]
         headers.add(name: "X-Accel-Buffering", value: "no")
-        return Response(status: .ok, headers: headers, body: .channel(channel))
+        var response = Response(status: .ok, headers: headers, body: .channel(channel))
+        response.unacknowledgedLimit = heartbeat
+        return response
     }
 }

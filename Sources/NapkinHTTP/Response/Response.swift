@@ -42,6 +42,11 @@ public struct Response: Sendable {
     public var headers: HTTPHeaders
     /// The body: bytes, or a stream of chunks.
     public var body: ResponseBody
+    /// How long what the server wrote may go unacknowledged by the client
+    /// before its connection counts as gone (an event stream's heartbeat):
+    /// a streamed body's socket gets it as `TCP_USER_TIMEOUT` where the
+    /// platform has one. `nil`: the system's default (many minutes).
+    var unacknowledgedLimit: Duration?
 
     /// A response; every part defaults to an empty `200 OK`.
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: ResponseBody = .bytes([])) {

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+@_spi(Napkin) import NapkinSupport
 
 /// Feeds one streamed response body from its ``Channel`` into libmicrohttpd's
 /// content reader, without holding a thread while the channel is empty.
@@ -36,10 +37,17 @@ final class BodyPump: ChannelWaker {
     /// The hang-up watch saw the client leave. Loop thread only.
     nonisolated(unsafe) private var clientGone = false
 
-    init(connection: UInt, loop: ServerLoop?, channel: Channel<[UInt8]>) {
+    /// How long the client may leave what was written unacknowledged (see
+    /// ``Response/unacknowledgedLimit``), and the socket that got it (-1:
+    /// none yet). Loop thread only.
+    private let unacknowledgedLimit: Duration?
+    nonisolated(unsafe) private var limitedSocket: Int32 = -1
+
+    init(connection: UInt, loop: ServerLoop?, channel: Channel<[UInt8]>, unacknowledgedLimit: Duration? = nil) {
         self.connection = connection
         self.loop = loop
         self.channel = channel
+        self.unacknowledgedLimit = unacknowledgedLimit
     }
 
     /// A pump over a user's `AsyncThrowingStream`: a task moves its chunks
@@ -107,6 +115,13 @@ final class BodyPump: ChannelWaker {
         }
         let socket = napkin_connection_fd(connection)
         watchedSocket = loop.hangUps.add(self, socket: socket) ? socket : -1
+        // A client gone without a word is found by the kernel: what it was
+        // sent stays unacknowledged, and past the limit its socket fails,
+        // which the watch reports.
+        if let limit = unacknowledgedLimit, socket >= 0 {
+            napkin_set_unacknowledged_limit(socket, UInt32(clamping: Wakeup.milliseconds(limit)))
+            limitedSocket = socket
+        }
     }
 
     private func copyLeftover(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
@@ -141,6 +156,9 @@ final class BodyPump: ChannelWaker {
         leftover = []
         if let socket = watchedSocket, socket >= 0 { loop?.hangUps.remove(socket: socket) }
         watchedSocket = -1
+        // A kept-alive connection serves on with the system's default.
+        if limitedSocket >= 0 { napkin_set_unacknowledged_limit(limitedSocket, 0) }
+        limitedSocket = -1
         channel.cancel()
     }
 

@@ -153,4 +153,48 @@ struct HangUpTests {
             try await streams.expectAllEndWithinASecond { clients[0].close() }
         }
     }
+
+    /// A client gone without a word (its network cut) acknowledges nothing:
+    /// the server's socket of an event stream gives up on it after one
+    /// heartbeat's time (Linux's `TCP_USER_TIMEOUT`), so it is found within
+    /// two. Cutting a network in a test needs privileges, so this reads the
+    /// limit off the server's socket, found by the client's port.
+    @Test("an event stream's socket gives up on a silent client after a heartbeat; a kept-alive connection gets the default back",
+          .enabled(if: ServerLoop.backend == .epoll))
+    func silentClientIsGivenUpAfterAHeartbeat() async throws {
+        let streams = Streams(expecting: 1, heartbeat: .milliseconds(2500))
+        try await withServer(streams.router()) { server in
+            let clients = try await Self.open(1, port: server.port)
+            let serverSocket = try #require(Self.serverSocket(of: clients[0], port: server.port))
+            try await HostileClientTests.eventually { Self.unacknowledgedLimit(serverSocket) == 2500 }
+            streams.openChannels.first?.finish()
+            try await HostileClientTests.eventually { Self.unacknowledgedLimit(serverSocket) == 0 }
+        }
+    }
+
+    /// The server's socket (in this process) whose peer is `client`.
+    static func serverSocket(of client: TestConnection, port: Int) -> Int32? {
+        func portOf(_ fd: Int32, peer: Bool) -> Int? {
+            var address = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let found = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { peer ? getpeername(fd, $0, &length) : getsockname(fd, $0, &length) }
+            }
+            guard found == 0, address.sin_family == sa_family_t(AF_INET) else { return nil }
+            return Int(UInt16(bigEndian: address.sin_port))
+        }
+        guard let clientPort = portOf(client.fd, peer: false) else { return nil }
+        return (0..<Int32(4096)).first { fd in
+            fd != client.fd && fcntl(fd, F_GETFD) >= 0 && portOf(fd, peer: false) == port && portOf(fd, peer: true) == clientPort
+        }
+    }
+
+    /// The socket's `TCP_USER_TIMEOUT` in milliseconds (0: the default).
+    static func unacknowledgedLimit(_ fd: Int32) -> UInt32? {
+        var value: UInt32 = 0
+        var length = socklen_t(MemoryLayout<UInt32>.size)
+        // TCP_USER_TIMEOUT, which Swift's Glibc does not export.
+        guard getsockopt(fd, Int32(IPPROTO_TCP), 18, &value, &length) == 0 else { return nil }
+        return value
+    }
 }
