@@ -11,7 +11,10 @@
    of events (a pit tick; bursts are split by 400 ms of silence),
    "tick <streams reached> <events> <spread ms>", and finally
    "done <events seen in all>".
-   Usage: liveusers <port> <n> <watch seconds> */
+   With a marker, one more user signs in 3.3 s into the watch, and events
+   containing the marker (the patch of a presence list) are timed apart:
+   "join <streams reached> <events> <spread ms>" per burst of them.
+   Usage: liveusers <port> <n> <watch seconds> [marker] */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -130,8 +133,43 @@ static void *worker(void *arg) {
     }
 }
 
+/* One burst of events of a kind (bursts are split by 400 ms of silence):
+   which streams got something, how many events, first and last arrival. */
+struct burst {
+    int *events;
+    int reached, total;
+    double first, last;
+};
+
+/* Prints and resets `b` once 400 ms passed since its last event. */
+static void end_burst(struct burst *b, const char *kind, double t) {
+    if (b->total == 0 || t - b->last < 0.4) return;
+    printf("%s %d %d %.1f\n", kind, b->reached, b->total, (b->last - b->first) * 1000);
+    fflush(stdout);
+    memset(b->events, 0, (size_t)users * sizeof *b->events);
+    b->reached = b->total = 0;
+}
+
+/* The wait until `b` may end, if sooner than `wait_ms`. */
+static int burst_wait(const struct burst *b, double t, int wait_ms) {
+    int until = (int)((b->last + 0.4 - t) * 1000) + 1;
+    return until < wait_ms ? (until < 0 ? 0 : until) : wait_ms;
+}
+
+static const char *marker;
+
+/* Signs in one more diner (user number `users`) 3.3 s into the watch,
+   between two pit ticks, and keeps its stream open. */
+static void *join_later(void *arg) {
+    (void)arg;
+    usleep(3300000);
+    if (login(users) != 0) fprintf(stderr, "liveusers: the extra diner could not sign in\n");
+    return NULL;
+}
+
 int main(int argc, char **argv) {
-    if (argc < 4) { fprintf(stderr, "usage: liveusers port n watch-seconds\n"); return 2; }
+    if (argc < 4) { fprintf(stderr, "usage: liveusers port n watch-seconds [marker]\n"); return 2; }
+    marker = argc > 4 ? argv[4] : NULL;
     port = atoi(argv[1]);
     users = atoi(argv[2]);
     double watch = atof(argv[3]);
@@ -139,8 +177,9 @@ int main(int argc, char **argv) {
     getrlimit(RLIMIT_NOFILE, &rl);
     rl.rlim_cur = rl.rlim_max;
     setrlimit(RLIMIT_NOFILE, &rl);
-    fds = calloc((size_t)users, sizeof *fds);
-    for (int i = 0; i < users; i++) fds[i] = -1;
+    /* One more than the users: the diner who joins while they watch. */
+    fds = calloc((size_t)users + 1, sizeof *fds);
+    for (int i = 0; i <= users; i++) fds[i] = -1;
 
     double start = now_s();
     pthread_t threads[64];
@@ -159,48 +198,53 @@ int main(int argc, char **argv) {
         struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
         epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &ev);
     }
-    /* Per burst: which streams got something, how many events, first and last arrival. */
-    int *events = calloc((size_t)users, sizeof *events);
-    int reached = 0, total = 0;
+    /* A presence change: one more diner signs in while the others watch,
+       whose list patch (events containing the marker) is timed on its own. */
+    pthread_t joiner;
+    int joining = marker != NULL;
+    if (joining) pthread_create(&joiner, NULL, join_later, NULL);
+    struct burst ticks = {0}, joins = {0};
+    ticks.events = calloc((size_t)users, sizeof *ticks.events);
+    joins.events = calloc((size_t)users, sizeof *joins.events);
     long all_events = 0;
-    double first = 0, last = 0;
     char buf[65536];
     struct epoll_event ready[512];
     double stop = now_s() + watch;
     for (;;) {
         double t = now_s();
+        end_burst(&ticks, "tick", t);
+        end_burst(&joins, "join", t);
         if (t >= stop) break;
-        int wait_ms = total > 0 ? 400 : (int)((stop - t) * 1000) + 1;
+        int wait_ms = (int)((stop - t) * 1000) + 1;
+        if (ticks.total > 0) wait_ms = burst_wait(&ticks, t, wait_ms);
+        if (joins.total > 0) wait_ms = burst_wait(&joins, t, wait_ms);
         int n = epoll_wait(ep, ready, 512, wait_ms);
         t = now_s();
-        if (n == 0 && total > 0) {
-            printf("tick %d %d %.1f\n", reached, total, (last - first) * 1000);
-            fflush(stdout);
-            memset(events, 0, (size_t)users * sizeof *events);
-            reached = total = 0;
-            continue;
-        }
         for (int k = 0; k < n; k++) {
             int i = (int)ready[k].data.u32;
             int r = (int)read(fds[i], buf, sizeof buf - 1);
             if (r <= 0) { epoll_ctl(ep, EPOLL_CTL_DEL, fds[i], NULL); close(fds[i]); fds[i] = -1; continue; }
             buf[r] = 0;
-            /* Events (not heartbeat comments): count "data:" at line starts, once per event. */
-            int count = 0;
-            for (char *p = buf; (p = strstr(p, "\n\n")); p += 2) count++;
-            int comments = 0;
-            for (char *p = buf; (p = strstr(p, ":")); p++) if (p == buf || p[-1] == '\n') comments++;
-            count -= comments < count ? comments : count;
-            if (count <= 0) continue;
-            if (total == 0) first = t;
-            last = t;
-            if (events[i] == 0) reached++;
-            events[i] += count;
-            total += count;
-            all_events += count;
+            /* Events, not heartbeat comments (lines starting with ':'), each
+               counted in the burst of its kind. */
+            for (char *event = buf, *end; *event; event = end + 2) {
+                end = strstr(event, "\n\n");
+                if (!end) break;
+                if (*event == ':') continue;
+                *end = 0;
+                struct burst *b = marker && strstr(event, marker) ? &joins : &ticks;
+                if (b->total == 0) b->first = t;
+                b->last = t;
+                if (b->events[i] == 0) b->reached++;
+                b->events[i]++;
+                b->total++;
+                all_events++;
+            }
         }
     }
-    if (total > 0) printf("tick %d %d %.1f\n", reached, total, (last - first) * 1000);
+    end_burst(&ticks, "tick", stop + 1);
+    end_burst(&joins, "join", stop + 1);
+    if (joining) pthread_join(joiner, NULL);
     printf("done %ld\n", all_events);
     fflush(stdout);
     return 0;
