@@ -28,6 +28,7 @@ open class LaunchRouter<InteractorType: Interactable, ViewControllerType>:
     /// loads the router (``Router/didLoad()`` attaches the permanent children).
     public final func launch(from host: any LaunchHost) async {
         host.setRootViewControllable(viewControllable)
+        interactor.lifecycle.adoptViewing(Viewing.isViewed)
         await interactor.activate()
         await load()
     }
