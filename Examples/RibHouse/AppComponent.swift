@@ -61,6 +61,28 @@ final class AppComponent: Component<any EmptyDependency>, SessionDependency, @un
         }
     }
 
+    /// Who is in the house: every signed-in guest with a tab open, on any
+    /// of the app's processes. LoggedIn tracks its guest while active.
+    var diners: Presence<Diner> {
+        shared { Presence(topic: "diners", bus: bus) }
+    }
+
+    /// "In the house now": the diners, for every signed-in tab, rendered
+    /// once per change like the specials board. It follows ``diners`` from
+    /// ``RibHouseApp/followServices()``.
+    @MainActor var inTheHouse: SharedFragment<[String: Diner]> {
+        shared {
+            SharedFragment("in-house", initial: [:]) { diners in
+                let names = diners.keys.sorted().map { name -> HTML in "<li>\(name)</li>" }
+                return """
+                    <section class="in-house" aria-labelledby="rh-in-house">\
+                    <h2 id="rh-in-house">In the house now</h2><ul>\(names)</ul>\
+                    </section>
+                    """
+            }
+        }
+    }
+
     /// Announcements of every process: one sent anywhere shows everywhere.
     var sharedAnnouncements: SharedEvents<Announcement> {
         shared { SharedEvents(channel: "announcements", bus: bus) }
