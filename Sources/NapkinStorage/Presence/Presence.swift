@@ -24,8 +24,9 @@ import napkin
 /// of joins and leaves as they happen, and sends a heartbeat; a process not
 /// heard from for `timeout` is dropped, entries and all, so a process that
 /// dies (`kill -9`) is gone everywhere within `timeout` plus a heartbeat.
-/// Each process speaks under a random id made at start, so one that
-/// restarts brings nothing stale back. Messages missed on the bus show as
+/// Each instance speaks under a random id of its own, made when it is
+/// created, so a process that restarts brings nothing stale back (and two
+/// apps in one process are two members). Messages missed on the bus show as
 /// a gap in the sender's numbering, and the receiver asks for its whole set.
 public final class Presence<Metadata: Codable & Sendable & Equatable>: Sendable {
     /// Who is present now, and every change: key → metadata.
@@ -49,11 +50,12 @@ public final class Presence<Metadata: Codable & Sendable & Equatable>: Sendable 
     public convenience init(
         topic: String, bus: any MessageBus = LocalBus(), heartbeat: Duration = .seconds(1), timeout: Duration = .seconds(3)
     ) {
-        self.init(topic: topic, bus: bus, heartbeat: heartbeat, timeout: timeout, origin: ProcessInstance.id)
+        self.init(topic: topic, bus: bus, heartbeat: heartbeat, timeout: timeout, origin: SecureToken.make())
     }
 
-    /// A topic speaking for the process `origin` instead of this one: for
-    /// tests and benchmarks that play several processes in one.
+    /// A topic speaking under the id `origin` (1–64 letters, digits, `-`
+    /// or `_`) instead of a random one made now: for tests and benchmarks
+    /// that name the processes they play.
     public init(topic: String, bus: any MessageBus, heartbeat: Duration, timeout: Duration, origin: String) {
         channel = "presence." + topic
         self.bus = bus
