@@ -223,7 +223,7 @@ def test_login_flow_without_javascript(browser_nojs, base_url):
 SCREENS = {
     "signed-out": [".rh-out .kicker", ".rh-out .hero", "form.login input[name='name']", "form.login button.ink"],
     "signed-in": [".rh-in .greeting .name", ".rh-in .pit-header", ".rh-in .foods", ".specials",
-                  "form.logout button.ghost"],
+                  ".in-house", "form.logout button.ghost"],
     "pit-board": [".rh-in .greeting .name", ".pitboard", ".pitboard .smokers", ".pitboard .updated"],
 }
 
