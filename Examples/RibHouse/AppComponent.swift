@@ -69,19 +69,26 @@ final class AppComponent: Component<any EmptyDependency>, SessionDependency, @un
 
     /// "In the house now": the diners, for every signed-in tab, rendered
     /// once per change like the specials board. It follows ``diners`` from
-    /// ``RibHouseApp/followServices()``.
+    /// ``RibHouseApp/followServices()``. A full house names the first
+    /// `inTheHouseShown` and counts the rest, so a change costs every tab
+    /// the same few bytes however many are in.
     @MainActor var inTheHouse: SharedFragment<[String: Diner]> {
         shared {
             SharedFragment("in-house", initial: [:]) { diners in
-                let names = diners.keys.sorted().map { name -> HTML in "<li>\(name)</li>" }
+                let names = diners.keys.sorted()
+                let shown = names.prefix(Self.inTheHouseShown).map { name -> HTML in "<li>\(name)</li>" }
+                let more: HTML = names.count > Self.inTheHouseShown ? "<p>and \(names.count - Self.inTheHouseShown) more</p>" : ""
                 return """
                     <section class="in-house" aria-labelledby="rh-in-house">\
-                    <h2 id="rh-in-house">In the house now</h2><ul>\(names)</ul>\
+                    <h2 id="rh-in-house">In the house now</h2><ul>\(shown)</ul>\(more)\
                     </section>
                     """
             }
         }
     }
+
+    /// How many diners "In the house now" names.
+    static let inTheHouseShown = 24
 
     /// Announcements of every process: one sent anywhere shows everywhere.
     var sharedAnnouncements: SharedEvents<Announcement> {

@@ -98,6 +98,18 @@ struct RibHouseInTheHouseTests {
         await second.shutdown()
     }
 
+    @Test("a full house names the first diners and counts the rest")
+    func fullHouse() async throws {
+        let ribHouse = RibHouseApp.make(publicDirectory: nil, accessLog: false)
+        let shown = AppComponent.inTheHouseShown
+        let names = (0..<shown + 3).map { String(format: "Guest %02d", $0) }
+        ribHouse.component.inTheHouse.update(Dictionary(uniqueKeysWithValues: names.map { ($0, Diner(name: $0)) }))
+        let html = ribHouse.component.inTheHouse.html.description
+        #expect(Self.diners(in: html) == Array(names.prefix(shown)))
+        #expect(html.contains("<p>and 3 more</p>"))
+        await ribHouse.shutdown()
+    }
+
     @Test("two processes on one bus show each other's diners")
     func acrossProcesses() async throws {
         let bus = LocalBus()

@@ -76,7 +76,7 @@ public final class Presence<Metadata: Codable & Sendable & Equatable>: Sendable 
     /// Tracks `key` with `metadata` while `interactor` is active: from now
     /// until it resigns active (the work is bound to its active scope).
     /// Returns `false`, tracking nothing, when the interactor is not active,
-    /// belongs to a tree nobody views, or the key (1–128 UTF-8 bytes) or
+    /// belongs to a tree nobody views, or the key (1–256 UTF-8 bytes) or
     /// metadata (at most 1 KiB as JSON) is out of bounds.
     @discardableResult
     public func track(_ key: String, _ metadata: Metadata, by interactor: some Interactable) -> Bool {

@@ -21,7 +21,7 @@ enum PresenceMessage<Metadata: Codable & Sendable & Equatable>: Codable, Sendabl
 
     /// The most entries a snapshot part holds: with keys and metadata within
     /// their bounds, a part stays under the bus's message size.
-    static var partSize: Int { 24 }
+    static var partSize: Int { 16 }
     /// The most parts of one snapshot (so the most entries a process has).
     static var maxParts: Int { 100_000 }
 
@@ -53,7 +53,7 @@ enum PresenceMessage<Metadata: Codable & Sendable & Equatable>: Codable, Sendabl
 /// The bounds of a presence key and its metadata.
 enum PresenceKey {
     /// The longest key, in UTF-8 bytes.
-    static var maxBytes: Int { 128 }
+    static var maxBytes: Int { 256 }
     /// The largest metadata, as JSON.
     static var maxMetadataBytes: Int { 1024 }
 

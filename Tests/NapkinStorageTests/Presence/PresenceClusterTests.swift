@@ -42,19 +42,46 @@ struct PresenceClusterTests {
         await two.stop()
     }
 
-    @Test("a process that starts later learns who is present")
+    @Test("a process that starts later learns who is present, a set of several parts included")
     func lateProcessSyncs() async {
         let bus = LocalBus()
-        let one = await process("one", on: bus)
-        let ann = Diner(presence: one, name: "Ann", seat: Seat(table: 1))
-        await ann.activate()
+        // More diners than one snapshot part holds, tracked before the
+        // process speaks: only its whole set can tell the other of them.
+        let one = Presence<Seat>(topic: "diners", bus: bus, heartbeat: Self.heartbeat, timeout: Self.timeout, origin: "one")
+        let diners = (0..<40).map { Diner(presence: one, name: "Guest \($0)", seat: Seat(table: $0)) }
+        var own = await one.present.subscribe().makeAsyncIterator()
+        for diner in diners { await diner.activate() }
+        _ = await own.next(until: { $0.count == 40 })
+        await one.start()
         let late = Presence<Seat>(topic: "diners", bus: bus, heartbeat: Self.heartbeat, timeout: Self.timeout, origin: "late")
         var list = await late.present.subscribe().makeAsyncIterator()
         await late.start()
-        #expect(await list.next(until: { !$0.isEmpty }) == ["Ann": Seat(table: 1)])
-        await ann.deactivate()
+        let everyone = Dictionary(uniqueKeysWithValues: (0..<40).map { ("Guest \($0)", Seat(table: $0)) })
+        #expect(await list.next(until: { !$0.isEmpty }) == everyone)
+        for diner in diners { await diner.deactivate() }
         await one.stop()
         await late.stop()
+    }
+
+    @Test("a lost message shows as a gap in the sender's numbering, and the receiver asks for the whole set")
+    func gapAsksForTheSet() async {
+        let bus = LocalBus()
+        let lossy = CuttableBus(bus)
+        let one = await process("one", on: lossy)
+        let two = await process("two", on: bus)
+        var seen = await two.changes.subscribe().makeAsyncIterator()
+        let bob = Diner(presence: one, name: "Bob", seat: Seat(table: 2))
+        await bob.activate()
+        #expect(await seen.next() == .joined("Bob", Seat(table: 2)))
+        // Ann's join is lost on the way; the next heartbeat's number tells.
+        lossy.dropNext(containing: "Ann")
+        let ann = Diner(presence: one, name: "Ann", seat: Seat(table: 1))
+        await ann.activate()
+        #expect(await seen.next() == .joined("Ann", Seat(table: 1)))
+        await ann.deactivate()
+        await bob.deactivate()
+        await one.stop()
+        await two.stop()
     }
 
     @Test("a process that goes silent (killed) leaves the others within the timeout, and its restart brings nothing stale back")
@@ -115,7 +142,7 @@ struct PresenceClusterTests {
         try await bus.publish(Array(repeating: 0x20, count: 70_000), to: channel)
         try await bus.publish(try BusEnvelope(Message.join(seq: 1, key: "", metadata: Seat(table: 1)), origin: "x").encoded, to: channel)
         try await bus.publish(
-            try BusEnvelope(Message.join(seq: 1, key: String(repeating: "k", count: 200), metadata: Seat(table: 1)), origin: "x").encoded, to: channel)
+            try BusEnvelope(Message.join(seq: 1, key: String(repeating: "k", count: 300), metadata: Seat(table: 1)), origin: "x").encoded, to: channel)
         try await bus.publish(
             try BusEnvelope(Message.snapshot(seq: 2, part: 3, parts: 2, entries: ["Eve": Seat(table: 9)]), origin: "x").encoded, to: channel)
         try await bus.publish(try BusEnvelope(Message.join(seq: 3, key: "Eve", metadata: Seat(table: 9)), origin: "bad origin!").encoded, to: channel)
@@ -129,17 +156,28 @@ struct PresenceClusterTests {
 }
 
 /// A bus whose sending side can be cut, as a process killed mid-flight:
-/// it hears everything and, once cut, says nothing more.
+/// it hears everything and, once cut, says nothing more. It can also lose
+/// one message.
 final class CuttableBus: MessageBus {
     private let bus: any MessageBus
     private let isCut = Locked(false)
+    private let dropsNext = Locked<String?>(nil)
 
     init(_ bus: any MessageBus) { self.bus = bus }
 
     func cut() { isCut.withLock { $0 = true } }
 
+    /// Loses the next message published that holds `text`, as a bus under
+    /// strain would.
+    func dropNext(containing text: String) { dropsNext.withLock { $0 = text } }
+
     func publish(_ payload: [UInt8], to channel: String) async throws {
-        guard !isCut.withLock({ $0 }) else { return }
+        let dropped = dropsNext.withLock { text in
+            guard let wanted = text, String(decoding: payload, as: UTF8.self).contains(wanted) else { return false }
+            text = nil
+            return true
+        }
+        guard !isCut.withLock({ $0 }), !dropped else { return }
         try await bus.publish(payload, to: channel)
     }
 

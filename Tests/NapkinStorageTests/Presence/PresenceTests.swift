@@ -46,7 +46,7 @@ struct PresenceTests {
         let launch = await LaunchRouter<Diner, Nothing>(interactor: Diner(presence: presence, name: "Cy", seat: Seat(table: 2)), viewController: Nothing())
         await Viewing.$isViewed.withValue(false) { await launch.launch(from: NoHost()) }
         #expect(await launch.interactor.tracked == false)
-        let long = Diner(presence: presence, name: String(repeating: "n", count: 129), seat: Seat(table: 3))
+        let long = Diner(presence: presence, name: String(repeating: "n", count: 257), seat: Seat(table: 3))
         await long.activate()
         #expect(await long.tracked == false)
         #expect(presence.current.isEmpty)
