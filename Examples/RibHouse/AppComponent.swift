@@ -89,6 +89,9 @@ final class AppComponent: Component<any EmptyDependency>, SessionDependency, @un
 
     /// How many diners "In the house now" names.
     static let inTheHouseShown = 24
+    /// How often, at most, "In the house now" changes on every tab: a crowd
+    /// signing in at once costs each tab four patches a second.
+    static let inTheHouseInterval = Duration.milliseconds(250)
 
     /// Announcements of every process: one sent anywhere shows everywhere.
     var sharedAnnouncements: SharedEvents<Announcement> {

@@ -42,7 +42,9 @@ struct RibHouseInTheHouseTests {
 
         let bo = harness.client()
         let boMenu = try await bo.submit(try await bo.get("/"), button: loginButton, fields: ["name": "Bo"])
-        #expect(Self.diners(in: boMenu.text) == ["Ada", "Bo"])
+        // The list changes at most four times a second: Bo's own page may
+        // come before Bo is on it, and the patch follows.
+        #expect(Self.diners(in: boMenu.text)?.contains("Ada") == true)
         _ = try await adaStream.nextPatch { Self.diners(in: $0.html) == ["Ada", "Bo"] }
 
         _ = try await bo.submit(boMenu, button: "Logout")

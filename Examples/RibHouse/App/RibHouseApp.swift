@@ -70,12 +70,12 @@ struct RibHouseApp {
 
     /// Has the shared fragments follow their services: the header's pit
     /// line follows the pit, the specials board the specials, "In the
-    /// house now" the diners. One
+    /// house now" the diners (at most four times a second). One
     /// subscription each for every signed-in tab of the process.
     func followServices() async {
         component.pitLine.follow(await pitService.stateStream())
         component.specialsBoard.follow(await specialsService.updates())
-        component.inTheHouse.follow(await component.diners.present.subscribe())
+        component.inTheHouse.follow(await component.diners.present.subscribe(), atMostEvery: AppComponent.inTheHouseInterval)
     }
 
     /// Stops the pit and tears every session down.

@@ -149,4 +149,27 @@ struct SharedFragmentTests {
         stream.close()
         await harness.app.shutdown()
     }
+
+    @Test("following at most every interval shows a value at once after a quiet spell, and a burst's latest once the interval is up")
+    func followsAtMostEvery() async throws {
+        // The line starts at 0: the replayed 0 changes nothing, so it is no show.
+        let values = StateBroadcaster(0)
+        let harness = Harness()
+        let interval = Duration.milliseconds(300)
+        let clock = ContinuousClock()
+        harness.line.follow(await values.subscribe(), atMostEvery: interval)
+        // Delivered means handled: the first value is shown at once.
+        await values.deliver(2)
+        let shown = clock.now
+        #expect(harness.line.value == 2)
+        await values.deliver(3)
+        await values.deliver(4)
+        #expect(harness.line.value == 2, "a value within the interval was shown at once")
+        // The burst's latest, once the interval is up (its end is the only signal).
+        while harness.line.value != 4, clock.now - shown < .seconds(10) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(harness.line.value == 4)
+        #expect(clock.now - shown >= interval)
+        harness.line.stopFollowing()
+        await harness.app.shutdown()
+    }
 }
