@@ -91,6 +91,17 @@ extension Interactable {
         lifecycle.observe(subscription, handler)
     }
 
+    /// Keeps `member` while the interactor is active: its
+    /// ``EndsWithActivation/end()`` runs when the interactor resigns active
+    /// (after ``willResignActive()``, with the bound tasks' cancellation).
+    /// On an inactive or deactivating interactor — or from a
+    /// `didBecomeActive()` that a later deactivation overtook — it is ended
+    /// at once and `false` is returned.
+    @discardableResult
+    public nonisolated func keep(_ member: some EndsWithActivation) -> Bool {
+        lifecycle.keep(member)
+    }
+
     /// Starts `operation` bound to the active scope: it is cancelled when
     /// the interactor deactivates. On an inactive or deactivating interactor
     /// — or from a `didBecomeActive()` that a later deactivation overtook —

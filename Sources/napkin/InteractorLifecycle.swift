@@ -31,9 +31,9 @@ public final class InteractorLifecycle: @unchecked Sendable {
         var generation: UInt64 = 0
         var nextID: UInt64 = 0
         var tasks: [UInt64: (generation: UInt64, task: Task<Void, Never>)] = [:]
-        /// The subscriptions observed, oldest first (an array: an
-        /// interactor observes a few, and they end only all together).
-        var observations: [(generation: UInt64, subscription: any ObservedSubscription)] = []
+        /// The subscriptions observed and the members kept, oldest first (an
+        /// array: an interactor keeps a few, and they end only all together).
+        var observations: [(generation: UInt64, subscription: any EndsWithActivation)] = []
         var observers: [UInt64: AsyncStream<Bool>.Continuation] = [:]
         /// Whether the tree this interactor belongs to is shown to someone.
         var isViewed = true
@@ -180,6 +180,19 @@ public final class InteractorLifecycle: @unchecked Sendable {
         // A value is handled in a task its sender started: the handler
         // runs with this tree's `Viewing`, not the sender's.
         subscription.push { value in await Viewing.within(viewed) { await handler(value) } }
+    }
+
+    /// Keeps `member` until the activation ends, or ends it at once when
+    /// refused; whether it was kept.
+    func keep(_ member: any EndsWithActivation) -> Bool {
+        let activation = Self.activation
+        let kept = state.withLock { state -> Bool in
+            guard accepts(activation, state) else { return false }
+            state.observations.append((state.generation, member))
+            return true
+        }
+        if !kept { member.end() }
+        return kept
     }
 
     /// Starts `operation` bound to the active scope, or refuses it.

@@ -55,6 +55,6 @@ private final actor PresenceProbe: Interactable {
     }
 
     func didBecomeActive() async {
-        presence.track(key, key, by: self)
+        await presence.track(key, key, by: self)
     }
 }

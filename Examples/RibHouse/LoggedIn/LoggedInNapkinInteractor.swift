@@ -28,7 +28,7 @@ final actor LoggedInNapkinInteractor: PresentableInteractable {
         // Until this napkin resigns active: its tab is released, the guest
         // signs out, or the session ends. Two tabs of one guest are one
         // diner; a tree nobody views (a JSON request) tracks nothing.
-        diners.track(user.name, Diner(name: user.name), by: self)
+        await diners.track(user.name, Diner(name: user.name), by: self)
     }
 
     func didTapLogout() async throws {

@@ -10,12 +10,12 @@ import napkin
 /// await diners.start()
 ///
 /// // in an interactor's didBecomeActive():
-/// diners.track(user.name, Diner(since: .now), by: self)
+/// await diners.track(user.name, Diner(since: .now), by: self)
 /// observe(await diners.present.subscribe()) { [presenter] present in await presenter.show(present) }
 /// ```
 ///
 /// Tracking ends when the interactor resigns active, with no code of the
-/// app's. A key is one entry however many napkins, tabs or processes track
+/// app's (the interactor keeps it, like a bound task, without a task). A key is one entry however many napkins, tabs or processes track
 /// it, and leaves when the last of them ends. A tree nobody views
 /// (``/napkin/Interactable/isViewed``) tracks nothing, so a program asking
 /// for a page's JSON never shows up.
@@ -74,29 +74,31 @@ public final class Presence<Metadata: Codable & Sendable & Equatable>: Sendable 
     // MARK: - Tracking
 
     /// Tracks `key` with `metadata` while `interactor` is active: from now
-    /// until it resigns active (the work is bound to its active scope).
-    /// Returns `false`, tracking nothing, when the interactor is not active,
-    /// belongs to a tree nobody views, or the key (1–256 UTF-8 bytes) or
-    /// metadata (at most 1 KiB as JSON) is out of bounds.
+    /// until it resigns active (the interactor keeps the tracking, see
+    /// ``/napkin/Interactable/keep(_:)``). Returns once this process's list
+    /// has the key, or `false`, tracking nothing, when the interactor is
+    /// not active, belongs to a tree nobody views, or the key (1–256 UTF-8
+    /// bytes) or metadata (at most 1 KiB as JSON) is out of bounds.
     @discardableResult
-    public func track(_ key: String, _ metadata: Metadata, by interactor: some Interactable) -> Bool {
+    public func track(_ key: String, _ metadata: Metadata, by interactor: some Interactable) async -> Bool {
         guard interactor.isViewed, PresenceKey.defect(key) == nil,
             let json = try? JSONEncoder().encode(metadata), json.count <= PresenceKey.maxMetadataBytes
         else { return false }
-        let work = interactor.task { [self] in
-            guard !Task.isCancelled else { return }
-            let tracker = send { $0.track(key, metadata) }
-            await publishLocally()
-            let ended = Promise<Void>()
-            await withTaskCancellationHandler {
-                await ended.value()
-            } onCancel: {
-                ended.resolve(())
-            }
-            post { $0.untrack(key, tracker) }
-            await publishLocally()
-        }
-        return !work.isCancelled
+        let tracking = PresenceTracking(key: key, presence: self)
+        guard interactor.keep(tracking) else { return false }
+        tracking.begin(metadata)
+        await publishLocally()
+        return true
+    }
+
+    /// Starts a tracker of `key` in this process; its id.
+    func join(_ key: String, _ metadata: Metadata) -> UInt64 {
+        send { $0.track(key, metadata) }
+    }
+
+    /// Ends tracker `tracker` of `key`.
+    func leave(_ key: String, _ tracker: UInt64) {
+        post { $0.untrack(key, tracker) }
     }
 
     /// Runs `change` on the book and queues the message it makes, under the
@@ -121,7 +123,7 @@ public final class Presence<Metadata: Codable & Sendable & Equatable>: Sendable 
     /// Hands the latest list and the changes not yet sent to the
     /// broadcasters. Both are read on the broadcaster, so whichever call
     /// runs last sends the latest: two calls never leave an older list.
-    private func publishLocally() async {
+    func publishLocally() async {
         await present.sendLatest { [book] in
             book.withLock { book -> [String: Metadata]? in
                 guard book.sentVersion != book.version else { return nil }

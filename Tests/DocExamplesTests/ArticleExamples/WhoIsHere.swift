@@ -25,7 +25,7 @@ await diners.start()
 
 // In the signed-in napkin's interactor:
 func didBecomeActive() async {
-    diners.track(user.name, Diner(name: user.name), by: self)
+    await diners.track(user.name, Diner(name: user.name), by: self)
 }
     } // wrapper
 } // wrapper

@@ -10,16 +10,32 @@ struct PresenceTests {
         let presence = Presence<Seat>(topic: "diners")
         var changes = await presence.changes.subscribe().makeAsyncIterator()
         let firstTab = Diner(presence: presence, name: "Ann", seat: Seat(table: 1))
-        let secondTab = Diner(presence: presence, name: "Ann", seat: Seat(table: 2))
+        let secondTab = Diner(presence: presence, name: "Ann", seat: Seat(table: 1))
         await firstTab.activate()
         #expect(await changes.next() == .joined("Ann", Seat(table: 1)))
         await secondTab.activate()
         await firstTab.deactivate()
         // Ann is still here through the second tab: no leave, no second join.
+        #expect(presence.current == ["Ann": Seat(table: 1)])
         await secondTab.deactivate()
         #expect(await changes.next() == .left("Ann"))
         #expect(presence.current.isEmpty)
         #expect(await presence.present.value.isEmpty)
+    }
+
+    @Test("a key's metadata is its oldest tracker's: when that one ends, the key joins again with the next one's")
+    func metadataFollowsTheOldestTracker() async {
+        let presence = Presence<Seat>(topic: "diners")
+        var changes = await presence.changes.subscribe().makeAsyncIterator()
+        let first = Diner(presence: presence, name: "Ann", seat: Seat(table: 1))
+        let second = Diner(presence: presence, name: "Ann", seat: Seat(table: 2))
+        await first.activate()
+        await second.activate()
+        #expect(await changes.next() == .joined("Ann", Seat(table: 1)))
+        await first.deactivate()
+        #expect(await changes.next() == .joined("Ann", Seat(table: 2)))
+        await second.deactivate()
+        #expect(await changes.next() == .left("Ann"))
     }
 
     @Test("the list follows joins and leaves of different keys")
@@ -42,7 +58,7 @@ struct PresenceTests {
     func refused() async {
         let presence = Presence<Seat>(topic: "diners")
         let idle = Diner(presence: presence, name: "Ann", seat: Seat(table: 1))
-        #expect(!presence.track("Ann", Seat(table: 1), by: idle))
+        #expect(await presence.track("Ann", Seat(table: 1), by: idle) == false)
         let launch = await LaunchRouter<Diner, Nothing>(interactor: Diner(presence: presence, name: "Cy", seat: Seat(table: 2)), viewController: Nothing())
         await Viewing.$isViewed.withValue(false) { await launch.launch(from: NoHost()) }
         #expect(await launch.interactor.tracked == false)
@@ -73,7 +89,7 @@ final actor Diner: Interactable {
     }
 
     func didBecomeActive() async {
-        tracked = presence.track(name, seat, by: self)
+        tracked = await presence.track(name, seat, by: self)
     }
 }
 
