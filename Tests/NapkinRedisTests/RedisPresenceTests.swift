@@ -13,8 +13,8 @@ struct RedisPresenceTests {
         try await withRedis { server async throws in
             let (clientA, clientB) = (RedisClient(configuration: server.configuration), RedisClient(configuration: server.configuration))
             let (busA, busB) = (RedisBus(client: clientA), RedisBus(client: clientB))
-            let one = Presence<String>(topic: "diners", bus: busA, heartbeat: .milliseconds(100), timeout: .milliseconds(600), origin: "one")
-            let two = Presence<String>(topic: "diners", bus: busB, heartbeat: .milliseconds(100), timeout: .milliseconds(600), origin: "two")
+            let one = Presence<String>(topic: "diners", bus: busA, heartbeat: .milliseconds(100), timeout: .seconds(1), origin: "one")
+            let two = Presence<String>(topic: "diners", bus: busB, heartbeat: .milliseconds(100), timeout: .seconds(1), origin: "two")
             await one.start()
             await two.start()
             var seen = await two.changes.subscribe().makeAsyncIterator()
