@@ -538,8 +538,6 @@ new MutationObserver(() => {
 """
 
 
-@pytest.mark.xfail(strict=True, reason="needs a closed stream noticed at once and a session's last tab released "
-                   "after the grace (issue 25, items 1 and 3): remove this mark when they are merged")
 def test_a_browser_that_quits_leaves_the_house(make_browser, base_url):
     tag = secrets.token_hex(3)
     leaver, stayer = f"Aa Leaver {tag}", f"Aa Stayer {tag}"
@@ -555,7 +553,8 @@ def test_a_browser_that_quits_leaves_the_house(make_browser, base_url):
         watching.execute_script(WATCH_LEAVING, leaver)
 
         # A reload is no leave: the new page's tab tracks the diner before
-        # the old one is released, one grace (at most 5 s) later.
+        # the old one is released, one grace (at most 5 s) later. Nothing
+        # announces that release to another browser: wait the grace out.
         gone.refresh()
         WebDriverWait(gone, WAIT).until(lambda d: text_of(d, ".rh-in .greeting .name") == leaver)
         time.sleep(6)
