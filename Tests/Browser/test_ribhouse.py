@@ -523,8 +523,8 @@ def test_toast_close_button(make_browser, base_url, js):
 # ------------------------------------------------------- in the house now
 
 def house(driver):
-    """The names "In the house now" shows."""
-    return [li.text for li in driver.find_elements(By.CSS_SELECTOR, ".in-house li")]
+    """The names "In the house now" shows, read at once (a patch may replace the list any time)."""
+    return driver.execute_script("return [...document.querySelectorAll('.in-house li')].map(li => li.textContent);")
 
 
 # Sets window.__left once the list no longer names arguments[0].
