@@ -61,6 +61,38 @@ final class AppComponent: Component<any EmptyDependency>, SessionDependency, @un
         }
     }
 
+    /// Who is in the house: every signed-in guest with a tab open, on any
+    /// of the app's processes. LoggedIn tracks its guest while active.
+    var diners: Presence<Diner> {
+        shared { Presence(topic: "diners", bus: bus) }
+    }
+
+    /// "In the house now": the diners, for every signed-in tab, rendered
+    /// once per change like the specials board. It follows ``diners`` from
+    /// ``RibHouseApp/followServices()``. A full house names the first
+    /// `inTheHouseShown` and counts the rest, so a change costs every tab
+    /// the same few bytes however many are in.
+    @MainActor var inTheHouse: SharedFragment<[String: Diner]> {
+        shared {
+            SharedFragment("in-house", initial: [:]) { diners in
+                let names = diners.keys.sorted()
+                let shown = names.prefix(Self.inTheHouseShown).map { name -> HTML in "<li>\(name)</li>" }
+                let more: HTML = names.count > Self.inTheHouseShown ? "<p>and \(names.count - Self.inTheHouseShown) more</p>" : ""
+                return """
+                    <section class="in-house" aria-labelledby="rh-in-house">\
+                    <h2 id="rh-in-house">In the house now</h2><ul>\(shown)</ul>\(more)\
+                    </section>
+                    """
+            }
+        }
+    }
+
+    /// How many diners "In the house now" names.
+    static let inTheHouseShown = 24
+    /// How often, at most, "In the house now" changes on every tab: a crowd
+    /// signing in at once costs each tab four patches a second.
+    static let inTheHouseInterval = Duration.milliseconds(250)
+
     /// Announcements of every process: one sent anywhere shows everywhere.
     var sharedAnnouncements: SharedEvents<Announcement> {
         shared { SharedEvents(channel: "announcements", bus: bus) }

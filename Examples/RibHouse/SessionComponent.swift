@@ -7,6 +7,8 @@ protocol SessionDependency: Dependency {
     @MainActor var pitLine: SharedFragment<PitState> { get }
     @MainActor var specialsBoard: SharedFragment<[Special]> { get }
     var announcements: EventBroadcaster<Announcement> { get }
+    var diners: Presence<Diner> { get }
+    @MainActor var inTheHouse: SharedFragment<[String: Diner]> { get }
 }
 
 /// One browser session's scope, shared by all its tabs. napkin builds it
@@ -29,4 +31,6 @@ final class SessionComponent: Component<any SessionDependency>, LaunchNapkinDepe
     @MainActor var pitLine: SharedFragment<PitState> { dependency.pitLine }
     @MainActor var specialsBoard: SharedFragment<[Special]> { dependency.specialsBoard }
     var announcements: EventBroadcaster<Announcement> { dependency.announcements }
+    var diners: Presence<Diner> { dependency.diners }
+    @MainActor var inTheHouse: SharedFragment<[String: Diner]> { dependency.inTheHouse }
 }

@@ -1,4 +1,4 @@
-// Session records and values, the message bus, leases, shared state and
-// events live in NapkinStorage, apart from the web server; an app that
-// imports NapkinWeb gets them too.
+// Session records and values, the message bus, leases, shared state,
+// events and presence live in NapkinStorage, apart from the web server; an
+// app that imports NapkinWeb gets them too.
 @_exported import NapkinStorage

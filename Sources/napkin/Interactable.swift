@@ -39,6 +39,12 @@ extension Interactable {
     /// Whether the interactor is active now.
     public nonisolated var isActive: Bool { lifecycle.isActive }
 
+    /// Whether the tree this interactor belongs to is shown to someone: `false`
+    /// for a tree launched only to answer a question (see ``Viewing``).
+    /// Leave out what others would see (being present, counting a visit)
+    /// from a tree that nobody views.
+    public nonisolated var isViewed: Bool { lifecycle.isViewed }
+
     /// The current active state, then every change; a fresh stream per call.
     public nonisolated var isActiveStream: AsyncStream<Bool> { lifecycle.isActiveStream }
 
@@ -48,7 +54,7 @@ extension Interactable {
     public func activate() async {
         guard let activation = lifecycle.beginActivation() else { return }
         await InteractorLifecycle.$activation.withValue(activation) {
-            await didBecomeActive()
+            await Viewing.within(lifecycle.isViewed) { await didBecomeActive() }
         }
     }
 
@@ -83,6 +89,17 @@ extension Interactable {
         _ handler: @escaping @Sendable (Value) async -> Void
     ) {
         lifecycle.observe(subscription, handler)
+    }
+
+    /// Keeps `member` while the interactor is active: its
+    /// ``EndsWithActivation/end()`` runs when the interactor resigns active
+    /// (after ``willResignActive()``, with the bound tasks' cancellation).
+    /// On an inactive or deactivating interactor — or from a
+    /// `didBecomeActive()` that a later deactivation overtook — it is ended
+    /// at once and `false` is returned.
+    @discardableResult
+    public nonisolated func keep(_ member: some EndsWithActivation) -> Bool {
+        lifecycle.keep(member)
     }
 
     /// Starts `operation` bound to the active scope: it is cancelled when

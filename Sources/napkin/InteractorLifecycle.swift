@@ -31,10 +31,12 @@ public final class InteractorLifecycle: @unchecked Sendable {
         var generation: UInt64 = 0
         var nextID: UInt64 = 0
         var tasks: [UInt64: (generation: UInt64, task: Task<Void, Never>)] = [:]
-        /// The subscriptions observed, oldest first (an array: an
-        /// interactor observes a few, and they end only all together).
-        var observations: [(generation: UInt64, subscription: any ObservedSubscription)] = []
+        /// The subscriptions observed and the members kept, oldest first (an
+        /// array: an interactor keeps a few, and they end only all together).
+        var observations: [(generation: UInt64, subscription: any EndsWithActivation)] = []
         var observers: [UInt64: AsyncStream<Bool>.Continuation] = [:]
+        /// Whether the tree this interactor belongs to is shown to someone.
+        var isViewed = true
     }
 
     /// The activation an interactor's `didBecomeActive()` runs in, so that
@@ -62,6 +64,18 @@ public final class InteractorLifecycle: @unchecked Sendable {
     /// Whether the interactor is active now.
     public var isActive: Bool {
         state.withLock { $0.isActive }
+    }
+
+    /// Whether the tree this interactor belongs to is shown to someone (see
+    /// ``Viewing``): its launcher's ``Viewing/isViewed`` for the root, its
+    /// parent's for a child.
+    public var isViewed: Bool {
+        state.withLock { $0.isViewed }
+    }
+
+    /// Takes the tree's ``isViewed`` before the interactor activates.
+    func adoptViewing(_ viewed: Bool) {
+        state.withLock { $0.isViewed = viewed }
     }
 
     /// The number of bound tasks still running (finished ones are removed).
@@ -154,16 +168,31 @@ public final class InteractorLifecycle: @unchecked Sendable {
     ) {
         let activation = Self.activation
         let observed = subscription.observed
-        let accepted = state.withLock { state -> Bool in
-            guard accepts(activation, state) else { return false }
+        let viewed = state.withLock { state -> Bool? in
+            guard accepts(activation, state) else { return nil }
             state.observations.append((state.generation, observed))
-            return true
+            return state.isViewed
         }
-        guard accepted else {
+        guard let viewed else {
             subscription.cancel()
             return
         }
-        subscription.push(to: handler)
+        // A value is handled in a task its sender started: the handler
+        // runs with this tree's `Viewing`, not the sender's.
+        subscription.push { value in await Viewing.within(viewed) { await handler(value) } }
+    }
+
+    /// Keeps `member` until the activation ends, or ends it at once when
+    /// refused; whether it was kept.
+    func keep(_ member: any EndsWithActivation) -> Bool {
+        let activation = Self.activation
+        let kept = state.withLock { state -> Bool in
+            guard accepts(activation, state) else { return false }
+            state.observations.append((state.generation, member))
+            return true
+        }
+        if !kept { member.end() }
+        return kept
     }
 
     /// Starts `operation` bound to the active scope, or refuses it.
@@ -180,17 +209,18 @@ public final class InteractorLifecycle: @unchecked Sendable {
             guard accepts(activation, state) else { return nil }
             let id = state.nextID
             state.nextID += 1
+            let viewed = state.isViewed
             // Made under the lock, so the task's own removal below always
             // finds it registered. The task keeps its executor alive.
             let task = Task(executorPreference: executor, priority: priority) { [weak self] in
                 if let token {
-                    await Settlement.Token.$current.withValue(token) { await operation() }
+                    await Settlement.Token.$current.withValue(token) { await Viewing.within(viewed) { await operation() } }
                     executor?.leave()
                     token.leave()
                 } else {
                     // Any token this task inherited belongs to a settlement
                     // that has finished, so leaving it changes nothing.
-                    await operation()
+                    await Viewing.within(viewed) { await operation() }
                 }
                 self?.finish(id)
             }

@@ -26,8 +26,10 @@ open class LaunchRouter<InteractorType: Interactable, ViewControllerType>:
 {
     /// Shows the root view in `host`, activates the root interactor, then
     /// loads the router (``Router/didLoad()`` attaches the permanent children).
+    /// The tree is viewed as the caller's ``Viewing/isViewed`` says.
     public final func launch(from host: any LaunchHost) async {
         host.setRootViewControllable(viewControllable)
+        interactor.lifecycle.adoptViewing(Viewing.isViewed)
         await interactor.activate()
         await load()
     }

@@ -106,6 +106,7 @@ open class Router<InteractorType: Interactable>: Routing {
         } else if children.count > Self.childSearchLimit {
             childIDs = Set(children.map { ObjectIdentifier($0) })
         }
+        child.interactable.lifecycle.adoptViewing(interactor.lifecycle.isViewed)
         await child.activateSubtree()
         await child.load()
     }
@@ -142,6 +143,7 @@ open class Router<InteractorType: Interactable>: Routing {
     public final func activateSubtree() async {
         await interactor.activate()
         for child in children {
+            child.interactable.lifecycle.adoptViewing(interactor.lifecycle.isViewed)
             await child.activateSubtree()
         }
     }

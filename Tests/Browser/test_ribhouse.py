@@ -1,9 +1,9 @@
 """Rib House in a real browser: the login flow with JavaScript on (live
 updates without reload, toasts) and off (plain form posts), bad names, the
-three screens at phone and desktop widths, the Content-Security-Policy, and
+three screens at phone and desktop widths, the Content-Security-Policy,
 napkin.js's guards: same-origin paths only, an ended session that stops and
 says so, jittered reconnects, and toasts that never block a control and close
-with or without JavaScript.
+with or without JavaScript; and a browser that quits leaving the house.
 
 Run with Tests/Browser/run, which starts the server and sets RIBHOUSE_URL.
 """
@@ -223,7 +223,7 @@ def test_login_flow_without_javascript(browser_nojs, base_url):
 SCREENS = {
     "signed-out": [".rh-out .kicker", ".rh-out .hero", "form.login input[name='name']", "form.login button.ink"],
     "signed-in": [".rh-in .greeting .name", ".rh-in .pit-header", ".rh-in .foods", ".specials",
-                  "form.logout button.ghost"],
+                  ".in-house", "form.logout button.ghost"],
     "pit-board": [".rh-in .greeting .name", ".pitboard", ".pitboard .smokers", ".pitboard .updated"],
 }
 
@@ -518,3 +518,50 @@ def test_toast_close_button(make_browser, base_url, js):
     driver.get(base_url + "/")
     wait_for(driver, ".rh-in .greeting")
     assert driver.find_elements(By.CSS_SELECTOR, ".toast") == []
+
+
+# ------------------------------------------------------- in the house now
+
+def house(driver):
+    """The names "In the house now" shows, read at once (a patch may replace the list any time)."""
+    return driver.execute_script("return [...document.querySelectorAll('.in-house li')].map(li => li.textContent);")
+
+
+# Sets window.__left once the list no longer names arguments[0].
+WATCH_LEAVING = """
+const name = arguments[0];
+window.__left = false;
+new MutationObserver(() => {
+    const names = [...document.querySelectorAll('.in-house li')].map(li => li.textContent);
+    if (!names.includes(name)) window.__left = true;
+}).observe(document.body, {subtree: true, childList: true, characterData: true});
+"""
+
+
+def test_a_browser_that_quits_leaves_the_house(make_browser, base_url):
+    tag = secrets.token_hex(3)
+    leaver, stayer = f"Aa Leaver {tag}", f"Aa Stayer {tag}"
+    # Its own Chromium (not make_browser's), since the test quits it.
+    from conftest import new_driver
+    gone = new_driver()
+    try:
+        watching = make_browser()
+        for driver, name in ((gone, leaver), (watching, stayer)):
+            driver.get(base_url + "/")
+            login(driver, name)
+        WebDriverWait(watching, WAIT).until(lambda d: leaver in house(d), message=f"{leaver} never showed in the house")
+        watching.execute_script(WATCH_LEAVING, leaver)
+
+        # A reload is no leave: the new page's tab tracks the diner before
+        # the old one is released, one grace (at most 5 s) later. Nothing
+        # announces that release to another browser: wait the grace out.
+        gone.refresh()
+        WebDriverWait(gone, WAIT).until(lambda d: text_of(d, ".rh-in .greeting .name") == leaver)
+        time.sleep(6)
+        assert not watching.execute_script("return window.__left"), "a reload showed the diner leaving"
+    finally:
+        gone.quit()
+    quit_at = time.monotonic()
+    WebDriverWait(watching, 5).until(lambda d: leaver not in house(d),
+                                     message=f"{leaver} was still in the house 5 s after their browser quit")
+    assert time.monotonic() - quit_at < 5

@@ -23,6 +23,9 @@ What the issue asks of a deployment, one test each:
 * nginx, as configured: event streams unbuffered, a GET passed to the next
   process when one fails, a POST never sent twice;
 * a sign-out or sign-in on one process shows on every other;
+* "In the house now": a diner whose only tab is on a process killed with
+  kill -9 leaves the other process's list within 5 s, while a diner with a
+  tab on each process stays;
 * and hundreds of tabs through nginx on one process: marked as expected to
   fail until Rib House lifts its per-address connection limit for its proxy
   (the mark says why).
@@ -878,3 +881,52 @@ def test_10_many_tabs_through_nginx(binary, workdir, record):
         for s in streams:
             s.close()
         solo.stop()
+
+
+# MARK: - 11. Who is in the house, when a process dies
+
+
+def diners(fragment):
+    """The names "In the house now" lists in `fragment`, or None when it is not that list."""
+    m = re.search(r"In the house now</h2><ul>(.*?)</ul>", fragment)
+    return None if m is None else [html.unescape(n) for n in re.findall(r"<li>(.*?)</li>", m.group(1))]
+
+
+def test_11_a_killed_process_leaves_the_house(healthy, record):
+    cluster = healthy
+    a, b = cluster.backends
+    tag = uuid.uuid4().hex[:6]
+    # Ada's only tab is on a; Cy has a tab on each; Bo watches from b.
+    ada = User(direct(a), f"Ada {tag}", cluster.public_origin).sign_in()
+    assert ada.open_stream(direct(a)).status == 200
+    cy = User(direct(a), f"Cy {tag}", cluster.public_origin).sign_in()
+    assert cy.open_stream(direct(a)).status == 200
+    cy_on_b = User(direct(b), cy.name, cluster.public_origin)
+    cy_on_b.cookie = cy.cookie
+    assert cy_on_b.get("/").signed_in_as() == cy.name, f"{b.name} does not show Cy signed in"
+    assert cy_on_b.open_stream().status == 200
+    bo = User(direct(b), f"Bo {tag}", cluster.public_origin).sign_in()
+    stream = bo.open_stream()
+    assert stream.status == 200
+
+    def lists(*names):
+        return lambda fragment: (d := diners(fragment)) is not None and all(n in d for n in names)
+
+    everyone = (ada.name, cy.name, bo.name)
+    listed = lists(*everyone)(bo.last.text) or stream.wait_for(lists(*everyone), 5)
+    record(f"{b.name} lists the diners of both processes", "yes" if listed else "no", "yes", bool(listed))
+    assert listed, f"{b.name}'s list never showed {everyone}: {diners(bo.last.text)}"
+
+    since = len(stream.patches)
+    a.kill()
+    killed = time.monotonic()
+    gone = stream.wait_for(lambda f: (d := diners(f)) is not None and ada.name not in d, 10, since)
+    took = (gone[2] - killed) if gone else float("inf")
+    record(f"{a.name} killed: Ada gone from {b.name}'s list within, s", f"{took:.2f}", "< 5", took < 5)
+    assert gone and took < 5, f"Ada was still in the house on {b.name} {took:.1f} s after {a.name} died"
+    left = diners(gone[1]["html"])
+    record("Cy, with a tab on each, still listed", "yes" if cy.name in left else "no", "yes", cy.name in left)
+    assert cy.name in left and bo.name in left, f"the list lost a diner whose tab is alive: {left}"
+    for s in (stream, cy_on_b.stream, ada.stream, cy.stream):
+        s.close()
+    a.start()

@@ -48,6 +48,10 @@ struct ArticleExamplesTests {
             fragments: [1: "an app's main.swift, with its components", 2: "NapkinRedis, which this target does not build",
                         3: "LeasedWork around an app's service", 4: "the end of main.swift"]),
         Article(
+            path: "NapkinStorage/NapkinStorage.docc/WhoIsHere.md",
+            copies: [("WhoIsHere.swift", [1])],
+            fragments: [:]),
+        Article(
             path: "NapkinWeb/NapkinWeb.docc/Security.md",
             copies: [],
             fragments: [1: "a route of an app's router"]),

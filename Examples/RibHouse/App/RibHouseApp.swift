@@ -58,21 +58,24 @@ struct RibHouseApp {
         return RibHouseApp(router: router, app: app, component: component)
     }
 
-    /// Starts what runs app-wide: announcements from the other processes,
-    /// the shared fragments, and the pit (its ticking loop runs in one
+    /// Starts what runs app-wide: announcements and diners from the other
+    /// processes, the shared fragments, and the pit (its ticking loop runs in one
     /// process of them all).
     func start() async {
         await component.sharedAnnouncements.start()
+        await component.diners.start()
         await followServices()
         await pitService.start()
     }
 
     /// Has the shared fragments follow their services: the header's pit
-    /// line follows the pit, the specials board the specials. One
+    /// line follows the pit, the specials board the specials, "In the
+    /// house now" the diners (at most four times a second). One
     /// subscription each for every signed-in tab of the process.
     func followServices() async {
         component.pitLine.follow(await pitService.stateStream())
         component.specialsBoard.follow(await specialsService.updates())
+        component.inTheHouse.follow(await component.diners.present.subscribe(), atMostEvery: AppComponent.inTheHouseInterval)
     }
 
     /// Stops the pit and tears every session down.
@@ -80,5 +83,6 @@ struct RibHouseApp {
         await pitService.stop()
         component.sharedAnnouncements.stop()
         await app.shutdown()
+        await component.diners.stop()
     }
 }

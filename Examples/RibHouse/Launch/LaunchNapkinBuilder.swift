@@ -9,6 +9,8 @@ protocol LaunchNapkinDependency: Dependency {
     @MainActor var pitLine: SharedFragment<PitState> { get }
     @MainActor var specialsBoard: SharedFragment<[Special]> { get }
     var announcements: EventBroadcaster<Announcement> { get }
+    var diners: Presence<Diner> { get }
+    @MainActor var inTheHouse: SharedFragment<[String: Diner]> { get }
 }
 
 /// One tab's scope: what the Launch napkin's children need, passed down.
@@ -20,6 +22,8 @@ final class LaunchNapkinComponent: Component<any LaunchNapkinDependency>,
     @MainActor var pitLine: SharedFragment<PitState> { dependency.pitLine }
     @MainActor var specialsBoard: SharedFragment<[Special]> { dependency.specialsBoard }
     var announcements: EventBroadcaster<Announcement> { dependency.announcements }
+    var diners: Presence<Diner> { dependency.diners }
+    @MainActor var inTheHouse: SharedFragment<[String: Diner]> { dependency.inTheHouse }
 }
 
 /// Builds the root of one tab's tree. napkin calls it once per new tab,

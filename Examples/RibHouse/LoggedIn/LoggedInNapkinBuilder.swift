@@ -1,11 +1,13 @@
 import NapkinWeb
 import napkin
 
-/// What LoggedIn needs: the shared pit line and specials board it shows,
-/// and what its child needs.
+/// What LoggedIn needs: the shared pit line, specials board and diners it
+/// shows, the presence it tracks its guest in, and what its child needs.
 protocol LoggedInNapkinDependency: Dependency {
     @MainActor var pitLine: SharedFragment<PitState> { get }
     @MainActor var specialsBoard: SharedFragment<[Special]> { get }
+    @MainActor var inTheHouse: SharedFragment<[String: Diner]> { get }
+    var diners: Presence<Diner> { get }
     var pitService: PitService { get }
 }
 
@@ -23,11 +25,12 @@ final class LoggedInNapkinBuilder: Builder<any LoggedInNapkinDependency>, @unche
     func build(listener: any LoggedInNapkinListener, user: User) -> LoggedInNapkinRouter {
         let component = LoggedInNapkinComponent(dependency: dependency)
         let presenter = LoggedInNapkinPresenter(user: user)
-        let interactor = LoggedInNapkinInteractor(presenter: presenter, listener: listener)
+        let interactor = LoggedInNapkinInteractor(presenter: presenter, listener: listener, user: user, diners: dependency.diners)
         return LoggedInNapkinRouter(
             interactor: interactor,
             viewController: LoggedInNapkinViewController(
-                presenter: presenter, pitLine: dependency.pitLine, specialsBoard: dependency.specialsBoard, listener: interactor),
+                presenter: presenter, pitLine: dependency.pitLine, specialsBoard: dependency.specialsBoard,
+                inTheHouse: dependency.inTheHouse, listener: interactor),
             pitBoardBuilder: PitBoardNapkinBuilder(dependency: component))
     }
 }

@@ -1,3 +1,4 @@
+import NapkinWeb
 import napkin
 
 /// How LoggedIn talks up to its parent.
@@ -5,17 +6,29 @@ protocol LoggedInNapkinListener: AnyObject, Sendable {
     func loggedInDidTapLogout() async throws
 }
 
-/// Passes Logout up. Like LoggedOut, it never routes to its sibling: the
-/// parent's auth gate does. The header's pit line is a shared fragment,
-/// the same for every guest, so no interactor of a session follows it.
+/// Puts its guest in the house while active, and passes Logout up. Like
+/// LoggedOut, it never routes to its sibling: the parent's auth gate does.
+/// The header's pit line is a shared fragment, the same for every guest,
+/// so no interactor of a session follows it.
 final actor LoggedInNapkinInteractor: PresentableInteractable {
     nonisolated let lifecycle = InteractorLifecycle()
     nonisolated let presenter: LoggedInNapkinPresenter
     private let listener: any LoggedInNapkinListener
+    private let user: User
+    private let diners: Presence<Diner>
 
-    init(presenter: LoggedInNapkinPresenter, listener: any LoggedInNapkinListener) {
+    init(presenter: LoggedInNapkinPresenter, listener: any LoggedInNapkinListener, user: User, diners: Presence<Diner>) {
         self.presenter = presenter
         self.listener = listener
+        self.user = user
+        self.diners = diners
+    }
+
+    func didBecomeActive() async {
+        // Until this napkin resigns active: its tab is released, the guest
+        // signs out, or the session ends. Two tabs of one guest are one
+        // diner; a tree nobody views (a JSON request) tracks nothing.
+        await diners.track(user.name, Diner(name: user.name), by: self)
     }
 
     func didTapLogout() async throws {

@@ -12,24 +12,26 @@ final class LoggedInNapkinPresenter: Presentable, StatePresenting {
 }
 
 /// The charcoal night: masthead with the name and the live pit line, tabs,
-/// the numbered foods, the specials, the Pit Board when open, and Logout.
-/// The pit line and the specials are the app's shared fragments: a pit
-/// tick renders the line once for every signed-in tab, and sends each that
-/// line only.
+/// the numbered foods, the specials, who is in the house, the Pit Board
+/// when open, and Logout. The pit line, the specials and the diners are the
+/// app's shared fragments: a pit tick renders the line once for every
+/// signed-in tab, and sends each that line only.
 final class LoggedInNapkinViewController: WebViewController {
     let presenter: LoggedInNapkinPresenter
     private let pitLine: SharedFragment<PitState>
     private let specialsBoard: SharedFragment<[Special]>
+    private let inTheHouse: SharedFragment<[String: Diner]>
 
     override var pageTitle: String? { "Menu · Rib House" }
 
     init(
         presenter: LoggedInNapkinPresenter, pitLine: SharedFragment<PitState>, specialsBoard: SharedFragment<[Special]>,
-        listener: LoggedInNapkinInteractor
+        inTheHouse: SharedFragment<[String: Diner]>, listener: LoggedInNapkinInteractor
     ) {
         self.presenter = presenter
         self.pitLine = pitLine
         self.specialsBoard = specialsBoard
+        self.inTheHouse = inTheHouse
         super.init()
         action("logout") { try await listener.didTapLogout() }
     }
@@ -48,7 +50,7 @@ final class LoggedInNapkinViewController: WebViewController {
             <nav class="tabs" aria-label="Sections">\(tabs)</nav></header>\
             <section class="menu" aria-labelledby="rh-foods"><h2 id="rh-foods">Barbecue foods</h2>\
             <ol class="foods">\(foods)</ol></section>\
-            \(shared(specialsBoard))\(slot("pitboard"))\
+            \(shared(specialsBoard))\(shared(inTheHouse))\(slot("pitboard"))\
             \(form("logout", class: "logout", returnTo: Page.menu.path, content: "<button type=\"submit\" class=\"ghost\">Logout</button>"))\
             </main>
             """

@@ -8,7 +8,8 @@ extension NapkinApp {
     /// form's tab; a browser without napkin's client keeps its most recent
     /// tab while that has no stream (so a toast that reached it is on its
     /// next page); any other page load opens a tab. JSON that names no tab
-    /// is answered from a tree torn down at once. Only a page view (a `GET`
+    /// is answered from a tree torn down at once, launched unviewed
+    /// (``/napkin/Viewing``). Only a page view (a `GET`
     /// that accepts HTML) starts a session; `HEAD` and subresource requests
     /// (`Sec-Fetch-Dest`) touch no tab.
     func page(_ request: Request) async throws -> Response {
@@ -16,15 +17,18 @@ extension NapkinApp {
         let pageView = PageResponder.isPageView(request)
         let wantsJSON = request.method == .get && PageResponder.wantsJSON(request)
         guard let session = try await existingSession(for: request) else {
-            let (session, tab) = await launchSession()
-            let claimed = await navigate(tab, to: path)
+            // Only a page view is seen: any other request's tree is for nobody.
+            let (session, tab, claimed) = await Viewing.$isViewed.withValue(pageView) {
+                let (session, tab) = await launchSession()
+                return (session, tab, await navigate(tab, to: path))
+            }
             var response = respond(request, tab: tab, path: path, claimed: claimed)
             tab.users -= 1
             if claimed, pageView {
                 try await keep(session)
                 response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
             } else {
-                await session.terminate()
+                await Viewing.$isViewed.withValue(false) { await session.terminate() }
             }
             return response
         }
@@ -36,12 +40,16 @@ extension NapkinApp {
         let requestedTab = request.headers[WireProtocol.Header.tab]
         let named = session.tab(id: requestedTab)
         if wantsJSON, named == nil {
-            // A program asking for the tree at a path: a tree of its own.
-            let tab = await launchTab(in: session)
-            let claimed = await navigate(tab, to: path)
-            let response = respond(request, tab: tab, path: path, claimed: claimed)
-            await release([tab])
-            return response
+            // A program asking for the tree at a path: a tree of its own,
+            // which nobody views (see `Viewing`), so what app code would
+            // show others (a presence) does not happen.
+            return await Viewing.$isViewed.withValue(false) {
+                let tab = await launchTab(in: session)
+                let claimed = await navigate(tab, to: path)
+                let response = respond(request, tab: tab, path: path, claimed: claimed)
+                await release([tab])
+                return response
+            }
         }
         let tab: WebTab
         if let reused = named ?? tabToReuse(in: session, for: request, naming: requestedTab) {

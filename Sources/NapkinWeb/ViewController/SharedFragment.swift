@@ -42,6 +42,11 @@ public final class SharedFragment<Value: Sendable>: SharedFragmentViewers {
     private let render: @MainActor (Value) -> HTML
     private var viewers: [ObjectIdentifier: Viewer] = [:]
     private let following = TaskSlot()
+    /// When a followed value was last shown, the value held for the end of
+    /// the interval, and the task that shows it then.
+    private var lastShown: ContinuousClock.Instant?
+    private var held: Value?
+    private var heldShow: Task<Void, Never>?
 
     /// One fragment that shows this shared fragment, and the id it shows it
     /// under. A class: walking ten thousand of them then retains each,
@@ -74,9 +79,15 @@ public final class SharedFragment<Value: Sendable>: SharedFragmentViewers {
     /// Shows `newValue` on every tab showing this fragment: renders it once
     /// and, when its HTML changed, sends every such tab the patch.
     public func update(_ newValue: Value) {
+        apply(newValue)
+    }
+
+    /// ``update(_:)``; whether the HTML changed (and so was sent).
+    @discardableResult
+    private func apply(_ newValue: Value) -> Bool {
         value = newValue
         let next = render(newValue)
-        guard next != html else { return }
+        guard next != html else { return false }
         html = next
         var frames: [String: EventFrame] = [:]
         var gone: [ObjectIdentifier] = []
@@ -97,24 +108,60 @@ public final class SharedFragment<Value: Sendable>: SharedFragmentViewers {
             }
         }
         for key in gone { viewers[key] = nil }
+        return true
     }
 
     /// Shows every value of `subscription` (a broadcaster's) until this
     /// fragment goes or ``stopFollowing()``: one subscription for the whole
     /// process, however many tabs show it.
-    public func follow(_ subscription: Subscription<Value>) {
+    ///
+    /// With `interval`, values that come faster are shown at most once per
+    /// `interval`: at once when the last change shown is older, else the
+    /// latest when the interval is up. A burst (a crowd signing in) then
+    /// costs each tab one patch per interval, not one per value. Values are
+    /// taken as they come either way, so a sender awaiting delivery (or a
+    /// settling form post) never waits for the interval.
+    public func follow(_ subscription: Subscription<Value>, atMostEvery interval: Duration = .zero) {
+        endHeld()
         let task = Task { [weak self] in
             for await value in subscription {
                 guard let self else { return }
-                self.update(value)
+                self.show(value, atMostEvery: interval)
             }
         }
         following.replace(with: task)
     }
 
-    /// Stops following what ``follow(_:)`` started.
+    /// Stops following what ``follow(_:atMostEvery:)`` started.
     public func stopFollowing() {
         following.stop()
+        endHeld()
+    }
+
+    /// Shows `value` now, or holds it for the end of the interval.
+    private func show(_ value: Value, atMostEvery interval: Duration) {
+        let now = ContinuousClock.now
+        if heldShow == nil, lastShown.map({ now - $0 >= interval }) ?? true {
+            // A value that changes nothing (the replayed current one) is no show.
+            if apply(value) { lastShown = now }
+            return
+        }
+        held = value
+        guard heldShow == nil, let lastShown else { return }
+        heldShow = Task { [weak self] in
+            try? await Task.sleep(until: lastShown + interval, clock: .continuous)
+            guard !Task.isCancelled, let self, let value = self.held else { return }
+            self.held = nil
+            self.heldShow = nil
+            self.lastShown = .now
+            self.apply(value)
+        }
+    }
+
+    private func endHeld() {
+        heldShow?.cancel()
+        heldShow = nil
+        held = nil
     }
 
     /// The HTML `view` shows under `id`, and notes that it does.

@@ -73,7 +73,4 @@ public struct Subscription<Element: Sendable>: AsyncSequence, Sendable {
 
 /// A subscription an interactor observes, as its lifecycle keeps it: one
 /// reference, with no closure around it.
-protocol ObservedSubscription: AnyObject, Sendable {
-    /// Ends the subscription.
-    func end()
-}
+protocol ObservedSubscription: EndsWithActivation {}

@@ -149,4 +149,31 @@ struct SharedFragmentTests {
         stream.close()
         await harness.app.shutdown()
     }
+
+    @Test("following at most every interval shows a value at once after a quiet spell, and a burst's latest once the interval is up")
+    func followsAtMostEvery() async throws {
+        // The line starts at 0: the replayed 0 changes nothing, so it is no show.
+        let values = StateBroadcaster(0)
+        let harness = Harness()
+        let interval = Duration.seconds(2)
+        let clock = ContinuousClock()
+        harness.line.follow(await values.subscribe(), atMostEvery: interval)
+        // Delivered means handled: the first value is shown at once.
+        let before = clock.now
+        await values.deliver(2)
+        #expect(harness.line.value == 2)
+        await values.deliver(3)
+        await values.deliver(4)
+        // (A machine so busy that the interval passed meanwhile shows 3 at once.)
+        if clock.now - before < interval {
+            #expect(harness.line.value == 2, "a value within the interval was shown at once")
+        }
+        let shown = before
+        // The burst's latest, once the interval is up (its end is the only signal).
+        while harness.line.value != 4, clock.now - shown < .seconds(10) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(harness.line.value == 4)
+        #expect(clock.now - shown >= interval)
+        harness.line.stopFollowing()
+        await harness.app.shutdown()
+    }
 }
