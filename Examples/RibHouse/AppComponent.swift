@@ -88,10 +88,10 @@ final class AppComponent: Component<any EmptyDependency>, SessionDependency, @un
     }
 
     /// How many diners "In the house now" names.
-    static let inTheHouseShown = 24
+    static let inTheHouseShown = 12
     /// How often, at most, "In the house now" changes on every tab: a crowd
-    /// signing in at once costs each tab four patches a second.
-    static let inTheHouseInterval = Duration.milliseconds(250)
+    /// signing in at once costs each tab two patches a second.
+    static let inTheHouseInterval = Duration.milliseconds(500)
 
     /// Announcements of every process: one sent anywhere shows everywhere.
     var sharedAnnouncements: SharedEvents<Announcement> {

@@ -42,7 +42,7 @@ struct RibHouseInTheHouseTests {
 
         let bo = harness.client()
         let boMenu = try await bo.submit(try await bo.get("/"), button: loginButton, fields: ["name": "Bo"])
-        // The list changes at most four times a second: Bo's own page may
+        // The list changes at most twice a second: Bo's own page may
         // come before Bo is on it, and the patch follows.
         #expect(Self.diners(in: boMenu.text)?.contains("Ada") == true)
         _ = try await adaStream.nextPatch { Self.diners(in: $0.html) == ["Ada", "Bo"] }

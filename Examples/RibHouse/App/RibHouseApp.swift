@@ -70,7 +70,7 @@ struct RibHouseApp {
 
     /// Has the shared fragments follow their services: the header's pit
     /// line follows the pit, the specials board the specials, "In the
-    /// house now" the diners (at most four times a second). One
+    /// house now" the diners (at most twice a second). One
     /// subscription each for every signed-in tab of the process.
     func followServices() async {
         component.pitLine.follow(await pitService.stateStream())
