@@ -9,7 +9,8 @@
    Prints  "ready <held> <failed> <seconds> <logins/s> <skipped>"  once every user is in,
    then watches every stream for <watch> seconds and prints, for each burst
    of events (a pit tick; bursts are split by 400 ms of silence),
-   "tick <streams reached> <events> <spread ms>", and finally
+   "tick <streams reached> <events> <spread ms>" (the spread: from the
+   first stream reached to the last), and finally
    "done <events seen in all>".
    With a marker, one more user signs in 3.3 s into the watch, and events
    containing the marker (the patch of a presence list) are timed apart:
@@ -33,6 +34,12 @@
 
 static int port, users;
 static int *fds;
+/* Every held stream, from its login on: drained while the others sign in
+   (as a browser reads its stream), then watched. */
+static int ep;
+static volatile int signing_in = 1;
+/* When the extra diner started signing in (0: not yet). */
+static volatile double join_at;
 static int next_user, failed, consecutive, skipped;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -112,6 +119,10 @@ static int login(int index) {
     if (write(fd, req, n) != n || read_response(fd, buf, sizeof buf, 1) < 0) goto fail;
     if (strncmp(buf, "HTTP/1.1 200", 12) != 0) goto fail;
     fds[index] = fd;
+    if (index < users) {
+        struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)index};
+        epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+    }
     return 0;
 fail:
     close(fd);
@@ -134,17 +145,21 @@ static void *worker(void *arg) {
 }
 
 /* One burst of events of a kind (bursts are split by 400 ms of silence):
-   which streams got something, how many events, first and last arrival. */
+   which streams got something, how many events, the first arrival, the
+   last stream's first arrival (the spread: every stream reached once) and
+   the last arrival (which ends the burst). */
 struct burst {
     int *events;
     int reached, total;
-    double first, last;
+    double first, last_reached, last;
 };
 
 /* Prints and resets `b` once 400 ms passed since its last event. */
 static void end_burst(struct burst *b, const char *kind, double t) {
     if (b->total == 0 || t - b->last < 0.4) return;
-    printf("%s %d %d %.1f\n", kind, b->reached, b->total, (b->last - b->first) * 1000);
+    /* A list patch that began before the extra diner signed in is none of its. */
+    if (strcmp(kind, "join") != 0 || (join_at > 0 && b->first >= join_at))
+        printf("%s %d %d %.1f\n", kind, b->reached, b->total, (b->last_reached - b->first) * 1000);
     fflush(stdout);
     memset(b->events, 0, (size_t)users * sizeof *b->events);
     b->reached = b->total = 0;
@@ -158,11 +173,28 @@ static int burst_wait(const struct burst *b, double t, int wait_ms) {
 
 static const char *marker;
 
+/* Reads and drops what the held streams get while the others sign in, as
+   browsers would: the watch starts with nothing queued for anyone. */
+static void *drain(void *arg) {
+    (void)arg;
+    char buf[65536];
+    struct epoll_event ready[512];
+    while (signing_in) {
+        int n = epoll_wait(ep, ready, 512, 50);
+        for (int k = 0; k < n; k++) {
+            int i = (int)ready[k].data.u32;
+            if (read(fds[i], buf, sizeof buf) <= 0) epoll_ctl(ep, EPOLL_CTL_DEL, fds[i], NULL);
+        }
+    }
+    return NULL;
+}
+
 /* Signs in one more diner (user number `users`) 3.3 s into the watch,
    between two pit ticks, and keeps its stream open. */
 static void *join_later(void *arg) {
     (void)arg;
     usleep(3300000);
+    join_at = now_s();
     if (login(users) != 0) fprintf(stderr, "liveusers: the extra diner could not sign in\n");
     return NULL;
 }
@@ -181,22 +213,24 @@ int main(int argc, char **argv) {
     fds = calloc((size_t)users + 1, sizeof *fds);
     for (int i = 0; i <= users; i++) fds[i] = -1;
 
+    ep = epoll_create1(0);
+    pthread_t drainer;
+    pthread_create(&drainer, NULL, drain, NULL);
     double start = now_s();
     pthread_t threads[64];
     for (int i = 0; i < 64; i++) pthread_create(&threads[i], NULL, worker, NULL);
     for (int i = 0; i < 64; i++) pthread_join(threads[i], NULL);
     double took = now_s() - start;
+    signing_in = 0;
+    pthread_join(drainer, NULL);
     int held = users - failed - skipped;
     printf("ready %d %d %.2f %.1f %d\n", held, failed, took, held / (took > 0 ? took : 1), skipped);
     fflush(stdout);
 
-    int ep = epoll_create1(0);
     for (int i = 0; i < users; i++) {
         if (fds[i] < 0) continue;
         struct timeval tv = {0, 0};
         setsockopt(fds[i], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-        struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
-        epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &ev);
     }
     /* A presence change: one more diner signs in while the others watch,
        whose list patch (events containing the marker) is timed on its own. */
@@ -235,7 +269,10 @@ int main(int argc, char **argv) {
                 struct burst *b = marker && strstr(event, marker) ? &joins : &ticks;
                 if (b->total == 0) b->first = t;
                 b->last = t;
-                if (b->events[i] == 0) b->reached++;
+                if (b->events[i] == 0) {
+                    b->reached++;
+                    b->last_reached = t;
+                }
                 b->events[i]++;
                 b->total++;
                 all_events++;
