@@ -193,8 +193,10 @@ struct HangUpTests {
     static func unacknowledgedLimit(_ fd: Int32) -> UInt32? {
         var value: UInt32 = 0
         var length = socklen_t(MemoryLayout<UInt32>.size)
-        // TCP_USER_TIMEOUT, which Swift's Glibc does not export.
-        guard getsockopt(fd, Int32(IPPROTO_TCP), 18, &value, &length) == 0 else { return nil }
+        // IPPROTO_TCP and TCP_USER_TIMEOUT by number: Glibc does not export
+        // the second, and naming the first in this file (which imports
+        // CMicroHTTPD) hides it from the module's other files in a clean build.
+        guard getsockopt(fd, 6, 18, &value, &length) == 0 else { return nil }
         return value
     }
 }
