@@ -42,7 +42,9 @@ struct ComingFromIOSTests {
     }
 
     func start() -> (NapkinApp, TestClient) {
-        let app = NapkinApp(component: Scope()) { scope in Host(scope: scope) }
+        // A tab the test reads without a stream stays past napkin's 3 s grace,
+        // however slowly a loaded machine runs the test.
+        let app = NapkinApp(component: Scope(), configuration: NapkinConfiguration(tabGracePeriod: .seconds(60))) { scope in Host(scope: scope) }
         var router = HTTPRouter()
         app.mount(on: &router)
         return (app, TestClient(inProcess: router))

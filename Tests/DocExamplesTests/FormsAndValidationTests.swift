@@ -34,7 +34,9 @@ struct FormsAndValidationTests {
     }
 
     func start() -> (NapkinApp, TestClient) {
-        let app = NapkinApp(component: Scope()) { _ in Host() }
+        // A tab the test reads without a stream stays past napkin's 3 s grace,
+        // however slowly a loaded machine runs the test.
+        let app = NapkinApp(component: Scope(), configuration: NapkinConfiguration(tabGracePeriod: .seconds(60))) { _ in Host() }
         var router = HTTPRouter()
         app.mount(on: &router)
         return (app, TestClient(inProcess: router))

@@ -17,7 +17,9 @@ struct RoutingAndNavigationTests {
 
     @Test("the URL attaches and detaches the board, and navigating twice changes nothing")
     func board() async throws {
-        let app = NapkinApp(component: AppComponent()) { component in
+        // A tab the test reads without a stream stays past napkin's 3 s grace,
+        // however slowly a loaded machine runs the test.
+        let app = NapkinApp(component: AppComponent(), configuration: NapkinConfiguration(tabGracePeriod: .seconds(60))) { component in
             RoutingExample.HomeBuilder(dependency: component).build()
         }
         var router = HTTPRouter()

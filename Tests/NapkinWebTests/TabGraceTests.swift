@@ -76,20 +76,22 @@ struct TabGraceTests {
     @Test("without JavaScript a tab's grace counts from its last page view")
     func graceFromLastPageView() async throws {
         let testApp = try await TestApp.start(
-            .inProcess, configuration: NapkinConfiguration(idleSweepInterval: .seconds(3600), tabGracePeriod: .seconds(4)))
+            .inProcess, configuration: NapkinConfiguration(idleSweepInterval: .seconds(3600), tabGracePeriod: .seconds(40)))
         let browser = TestClient(inProcess: testApp.router, javascript: false)
         let first = try await browser.get("/")
         let id = try #require(await browser.sessionID)
         // Held on to, not looked up again: a lookup counts as a request.
         let session = try #require(testApp.app.session(id: id))
-        testApp.app.advanceSessionClock(by: .seconds(3))
+        // The session clock also runs in real time: each step leaves ten
+        // seconds for a loaded machine (a sanitizer build) between them.
+        testApp.app.advanceSessionClock(by: .seconds(30))
         let second = try await browser.get("/")
         #expect(second.tabID == first.tabID, "a browser without napkin's client keeps its tab")
 
-        testApp.app.advanceSessionClock(by: .seconds(3))
+        testApp.app.advanceSessionClock(by: .seconds(30))
         await testApp.app.evictIdleSessions()
         #expect(session.tabs.map(\.id) == [try #require(first.tabID)])
-        testApp.app.advanceSessionClock(by: .seconds(1))
+        testApp.app.advanceSessionClock(by: .seconds(10))
         await testApp.app.evictIdleSessions()
         try await testApp.component.probe.waitForResignations(1)
         #expect(testApp.app.sessionCount == 0)
@@ -112,10 +114,12 @@ struct TabGraceTests {
         // Watched for longer than the record would have lived: the sweep
         // keeps the record on.
         let opened = records.touches(of: id).count
-        testApp.app.advanceSessionClock(by: .seconds(299))
+        // (Ten seconds short of half the idle timeout: the session clock
+        // also runs in real time, slowly under a sanitizer.)
+        testApp.app.advanceSessionClock(by: .seconds(290))
         await testApp.app.evictIdleSessions()
         #expect(records.touches(of: id).count == opened)
-        testApp.app.advanceSessionClock(by: .seconds(1))
+        testApp.app.advanceSessionClock(by: .seconds(10))
         await testApp.app.evictIdleSessions()
         #expect(records.touches(of: id).dropFirst(opened) == [.seconds(600)], "a watched session's record was left to expire")
         testApp.app.advanceSessionClock(by: .seconds(600))

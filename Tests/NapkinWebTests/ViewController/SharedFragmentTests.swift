@@ -20,7 +20,9 @@ struct SharedFragmentTests {
             let renders = Counter()
             self.renders = renders
             let line = line
-            app = NapkinApp(component: EmptyComponent()) { _ in
+            // A tab the test reads without a stream stays past napkin's 3 s grace,
+            // however slowly a loaded machine runs the test.
+            app = NapkinApp(component: EmptyComponent(), configuration: NapkinConfiguration(tabGracePeriod: .seconds(60))) { _ in
                 RootRouter(interactor: Root(), viewController: RootView(line: line, renders: renders))
             }
             var router = HTTPRouter()
