@@ -136,4 +136,29 @@ struct TabGraceTests {
         #expect(records.touches(of: id).dropFirst(before) == [.seconds(600)], "the record was not kept on as the session left memory")
         await testApp.stop()
     }
+
+    @Test("a page that never opened its stream keeps its tab for the longer grace; one that said goodbye first gets the short one")
+    func newTabWaitsLonger() async throws {
+        let testApp = try await TestApp.start(
+            .inProcess,
+            configuration: NapkinConfiguration(idleSweepInterval: .seconds(3600), tabGracePeriod: .seconds(20), newTabGracePeriod: .seconds(60)))
+        let loading = testApp.client(), leaving = testApp.client()
+        _ = try await loading.get("/")
+        _ = try await leaving.get("/")
+        // Held on to, not looked up again: a lookup counts as a request.
+        let loadingID = try #require(await loading.sessionID), leavingID = try #require(await leaving.sessionID)
+        let stillLoading = try #require(testApp.app.session(id: loadingID))
+        let left = try #require(testApp.app.session(id: leavingID))
+        #expect(try await leaving.close()?.status == 204)
+
+        // (Steps of tens of seconds: the session clock runs in real time too.)
+        testApp.app.advanceSessionClock(by: .seconds(30))
+        await testApp.app.evictIdleSessions()
+        #expect(stillLoading.tabs.count == 1, "a page still loading its script lost its tab")
+        #expect(left.tabs.isEmpty, "a page that left kept its tab past the short grace")
+        testApp.app.advanceSessionClock(by: .seconds(40))
+        await testApp.app.evictIdleSessions()
+        #expect(stillLoading.tabs.isEmpty)
+        await testApp.stop()
+    }
 }

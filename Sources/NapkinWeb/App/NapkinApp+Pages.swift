@@ -71,7 +71,7 @@ extension NapkinApp {
             await navigate(tab, to: path, live: requestedTab != nil && !wantsJSON)
         }
         tab.users -= 1
-        await release(session.expiredTabs(now: store.now, grace: configuration.tabGracePeriod))
+        await release(session.expiredTabs(now: store.now, grace: tabGrace))
         // A page of a session whose id rotated meanwhile is no longer this
         // request's to see (unless it rotated it itself).
         guard session.id == idBefore || ticket.rotated else { throw Self.sessionEnded }

@@ -189,11 +189,16 @@ public final class NapkinApp {
         await configuration.sessionRecords.removeExpired()
     }
 
+    /// The configuration's tab graces.
+    var tabGrace: TabGrace {
+        TabGrace(streamed: configuration.tabGracePeriod, new: configuration.newTabGracePeriod)
+    }
+
     /// Releases the tabs past their grace, oldest first, and lets their
     /// sessions leave memory when they have no tab left.
     private func releaseUnviewedTabs() async {
         let grace = configuration.tabGracePeriod
-        let expired = store.tabs.expired(now: store.now, grace: grace)
+        let expired = store.tabs.expired(now: store.now, grace: tabGrace)
         let owners = expired.compactMap(\.session)
         await release(expired)
         for session in owners where store.isUnviewed(session, grace: grace) {

@@ -26,14 +26,21 @@ public struct NapkinConfiguration: Sendable {
     /// A tab nobody views is released after this long: its tree deactivates
     /// (`willResignActive` on every interactor) and is torn down, the
     /// session's last tab too. The grace counts from when the tab's last
-    /// event stream closed (the page was left, which napkin's client also
-    /// tells the server at once, or hidden long enough that the client gave
-    /// its stream back) or, for a browser without JavaScript, which opens
-    /// no stream, from its last page view. The session and its record stay:
+    /// event stream closed: the page was left (which napkin's client also
+    /// tells the server at once), or hidden long enough that the client gave
+    /// its stream back. A tab that never opened a stream waits
+    /// ``newTabGracePeriod`` instead. The session and its record stay:
     /// the next page builds a tree again, still signed in, and a page shown
     /// again is reloaded in place by napkin's client. Keep it long enough
     /// for a reload or a stream's reconnect to find the tab.
     public var tabGracePeriod: Duration
+    /// A tab whose page never opened its event stream is released after this
+    /// long since its last page view, instead of ``tabGracePeriod``: its
+    /// script may still be loading (a slow phone, a loaded server), and a
+    /// browser without JavaScript opens no stream at all, so this is how
+    /// long such a browser keeps its tab after each page. At least
+    /// ``tabGracePeriod``.
+    public var newTabGracePeriod: Duration
     /// At most this many tabs per session (at least ``maxStreamsPerSession``);
     /// a new one releases the least recently used, tabs without a stream first.
     public var maxTabsPerSession: Int
@@ -75,8 +82,8 @@ public struct NapkinConfiguration: Sendable {
 
     /// A configuration with safe defaults: 30-minute idle sessions (5 minutes
     /// for one never used after its first page), 10,000 sessions at most,
-    /// 16 tabs per session released 3 seconds after their stream closed,
-    /// 32,768 tabs in all, 1 MiB queued per event stream and 64 MiB across
+    /// 16 tabs per session released 3 seconds after their stream closed (10
+    /// after a page view that opened none), 32,768 tabs in all, 1 MiB queued per event stream and 64 MiB across
     /// them all,
     /// a 2-second settle bound, a strict CSP.
     public init(
@@ -87,6 +94,7 @@ public struct NapkinConfiguration: Sendable {
         maxSessions: Int = 10_000,
         maxStreamsPerSession: Int = 8,
         tabGracePeriod: Duration = .seconds(3),
+        newTabGracePeriod: Duration = .seconds(10),
         maxTabsPerSession: Int = 16,
         maxTabs: Int = 32_768,
         maxQueuedBytesPerStream: Int = 1 << 20,
@@ -107,6 +115,7 @@ public struct NapkinConfiguration: Sendable {
         self.maxSessions = maxSessions
         self.maxStreamsPerSession = maxStreamsPerSession
         self.tabGracePeriod = tabGracePeriod
+        self.newTabGracePeriod = max(newTabGracePeriod, tabGracePeriod)
         self.maxTabsPerSession = max(maxTabsPerSession, maxStreamsPerSession)
         self.maxTabs = max(1, maxTabs)
         self.maxQueuedBytesPerStream = maxQueuedBytesPerStream

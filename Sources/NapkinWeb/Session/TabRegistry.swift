@@ -47,15 +47,16 @@ final class TabRegistry {
         if tab.streamCount == 0 { list(tab) } else { unlist(tab) }
     }
 
-    /// The tabs without a stream unused for `grace`, oldest first, that
+    /// The tabs without a stream past their `grace`, oldest first, that
     /// nobody is using: a session's most recent tab too, for nobody is
-    /// looking at it either.
-    func expired(now: ContinuousClock.Instant, grace: Duration) -> [WebTab] {
+    /// looking at it either. The walk stops at the first tab within the
+    /// shorter grace; new tabs within the longer one are stepped over.
+    func expired(now: ContinuousClock.Instant, grace: TabGrace) -> [WebTab] {
         var found: [WebTab] = []
         var next = unwatched.tail
-        while let tab = next, now - tab.lastUsed >= grace {
+        while let tab = next, now - tab.lastUsed >= grace.streamed {
             next = tab.newer
-            if tab.users == 0 { found.append(tab) }
+            if tab.isPastGrace(now: now, grace: grace) { found.append(tab) }
         }
         return found
     }

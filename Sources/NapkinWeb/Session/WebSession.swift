@@ -184,8 +184,8 @@ public final class WebSession: RecencyLinked {
 
     /// The tabs past their `grace` without a stream that nobody is using
     /// (at most the session's tab limit to look at).
-    func expiredTabs(now: ContinuousClock.Instant, grace: Duration) -> [WebTab] {
-        tabs.filter { tab in tab.users == 0 && tab.streamCount == 0 && now - tab.lastUsed >= grace }
+    func expiredTabs(now: ContinuousClock.Instant, grace: TabGrace) -> [WebTab] {
+        tabs.filter { $0.isPastGrace(now: now, grace: grace) }
     }
 
     /// Takes `tab` out of the session, for the caller to terminate: its
@@ -268,11 +268,14 @@ public final class WebSession: RecencyLinked {
     }
 
     /// Nobody views `tab` from now on (its page said goodbye): its streams
-    /// end and its grace starts, unless it already runs. A page shown
+    /// end and its grace starts, unless it already runs (a page that left
+    /// before its stream opened gets the short grace too). A page shown
     /// again within the grace reconnects to the tab; later, it finds it
     /// released.
     func leave(_ tab: WebTab, now: ContinuousClock.Instant) {
-        guard tab.session === self, tab.streamCount > 0 else { return }
+        guard tab.session === self else { return }
+        tab.awaitsFirstStream = false
+        guard tab.streamCount > 0 else { return }
         let streams = tab.streams.pairs
         for (number, _) in streams { _ = tab.removeStream(number) }
         streamCount -= streams.count

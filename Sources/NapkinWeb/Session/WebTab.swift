@@ -22,6 +22,9 @@ public final class WebTab: LaunchHost, RecencyLinked {
     private(set) var root: WebViewController?
     /// When the tab last served a request or lost its last stream.
     var lastUsed: ContinuousClock.Instant
+    /// No page of the tab has opened its event stream or said goodbye yet:
+    /// its script may still be loading, so it gets the longer grace.
+    var awaitsFirstStream = true
     /// A post from a page without JavaScript ran here: the page load its
     /// redirect leads to shows this tab (with the form's errors), not a new one.
     var awaitsRedirect = false
@@ -61,6 +64,13 @@ public final class WebTab: LaunchHost, RecencyLinked {
 
     /// The number of open event streams of this tab.
     public var streamCount: Int { streams.count }
+
+    /// Whether nobody views or uses the tab, and has not for its grace:
+    /// `grace.streamed` since its last stream closed, or `grace.new` since
+    /// its last page view while it awaits its first stream.
+    func isPastGrace(now: ContinuousClock.Instant, grace: TabGrace) -> Bool {
+        users == 0 && streamCount == 0 && now - lastUsed >= (awaitsFirstStream ? grace.new : grace.streamed)
+    }
 
     /// Shows `viewControllable`, a ``WebViewController``, as the tab's page:
     /// the root router calls it when it is launched.
@@ -203,6 +213,7 @@ public final class WebTab: LaunchHost, RecencyLinked {
         // the whole page as it is now, when it is behind.
         flush()
         streams[number] = stream
+        awaitsFirstStream = false
         if let root, lastEventID != sequence {
             let page = Patch(id: root.fragmentID, html: root.render().rendered)
             stream.offer(page.frame.framed(id: sequence), key: page.id)
