@@ -58,8 +58,10 @@ struct ClusterTests {
                 running.withLock { $0.removeAll { $0 == name } }
             }
         }
-        let one = LeasedWork(name: "pit", leases: leases, ttl: .seconds(3))
-        let two = LeasedWork(name: "pit", leases: leases, ttl: .seconds(3))
+        // A lease long enough that a loaded machine (a sanitizer run) renews
+        // it in time; the second process tries again every 3 s.
+        let one = LeasedWork(name: "pit", leases: leases, ttl: .seconds(9))
+        let two = LeasedWork(name: "pit", leases: leases, ttl: .seconds(9))
         one.start(work("one"))
         var starts = started.makeAsyncIterator()
         #expect(await starts.next() == "one")
