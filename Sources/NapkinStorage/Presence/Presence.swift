@@ -15,8 +15,9 @@ import napkin
 /// ```
 ///
 /// Tracking ends when the interactor resigns active, with no code of the
-/// app's (the interactor keeps it, like a bound task, without a task). A key is one entry however many napkins, tabs or processes track
-/// it, and leaves when the last of them ends. A tree nobody views
+/// app's (the interactor keeps it, like a bound task, without a task). A
+/// key is one entry however many napkins, tabs or processes track it, and
+/// leaves when the last of them ends. A tree nobody views
 /// (``/napkin/Interactable/isViewed``) tracks nothing, so a program asking
 /// for a page's JSON never shows up.
 ///
