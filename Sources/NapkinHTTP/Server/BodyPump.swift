@@ -31,17 +31,17 @@ final class BodyPump: ChannelWaker {
     /// and the completed callback both run there).
     nonisolated(unsafe) private var leftover: [UInt8] = []
     nonisolated(unsafe) private var offset = 0
-    /// The connection's socket in the loop's hang-up watch: nil until the
-    /// pump first sleeps, -1 when it could not be watched. Loop thread only.
-    nonisolated(unsafe) private var watchedSocket: Int32?
+    /// The connection's socket, taken when the pump first sleeps (nil
+    /// before; -1 without a loop, or after ``close()``), and whether the
+    /// loop's hang-up watch has it. Loop thread only.
+    nonisolated(unsafe) private var socket: Int32?
+    nonisolated(unsafe) private var watched = false
     /// The hang-up watch saw the client leave. Loop thread only.
     nonisolated(unsafe) private var clientGone = false
 
     /// How long the client may leave what was written unacknowledged (see
-    /// ``Response/unacknowledgedLimit``), and the socket that got it (-1:
-    /// none yet). Loop thread only.
+    /// ``Response/unacknowledgedLimit``): the socket gets it with its watch.
     private let unacknowledgedLimit: Duration?
-    nonisolated(unsafe) private var limitedSocket: Int32 = -1
 
     init(connection: UInt, loop: ServerLoop?, channel: Channel<[UInt8]>, unacknowledgedLimit: Duration? = nil) {
         self.connection = connection
@@ -99,7 +99,7 @@ final class BodyPump: ChannelWaker {
             case .failed:
                 return BodyPump.endWithError
             case .pending:
-                if watchedSocket == nil { watchForHangUp() }
+                if socket == nil { watchForHangUp() }
                 return 0
             }
         }
@@ -110,17 +110,17 @@ final class BodyPump: ChannelWaker {
     /// stream's whole life, however many times it sleeps.
     private func watchForHangUp() {
         guard let loop, let connection = OpaquePointer(bitPattern: connection) else {
-            watchedSocket = -1
+            socket = -1
             return
         }
         let socket = napkin_connection_fd(connection)
-        watchedSocket = loop.hangUps.add(self, socket: socket) ? socket : -1
+        self.socket = socket
+        watched = loop.hangUps.add(self, socket: socket)
         // A client gone without a word is found by the kernel: what it was
         // sent stays unacknowledged, and past the limit its socket fails,
         // which the watch reports.
         if let limit = unacknowledgedLimit, socket >= 0 {
             napkin_set_unacknowledged_limit(socket, UInt32(clamping: Wakeup.milliseconds(limit)))
-            limitedSocket = socket
         }
     }
 
@@ -154,11 +154,13 @@ final class BodyPump: ChannelWaker {
     /// The connection is awake, so no waker is registered: nothing wakes.
     func close() {
         leftover = []
-        if let socket = watchedSocket, socket >= 0 { loop?.hangUps.remove(socket: socket) }
-        watchedSocket = -1
-        // A kept-alive connection serves on with the system's default.
-        if limitedSocket >= 0 { napkin_set_unacknowledged_limit(limitedSocket, 0) }
-        limitedSocket = -1
+        if let socket, socket >= 0 {
+            if watched { loop?.hangUps.remove(socket: socket) }
+            // A kept-alive connection serves on with the system's default.
+            if unacknowledgedLimit != nil { napkin_set_unacknowledged_limit(socket, 0) }
+        }
+        socket = -1
+        watched = false
         channel.cancel()
     }
 

@@ -173,13 +173,13 @@ public final class Presence<Metadata: Codable & Sendable & Equatable>: Sendable 
         }
         guard let task = loops.stop() else { return }
         await task.value
-        let origins = book.withLock { book in Array(book.peers.keys) }
-        if !origins.isEmpty {
-            book.withLock { book in
-                for origin in origins { _ = book.receive(.bye(seq: 0), from: origin, at: clock.now) }
-            }
-            await publishLocally()
+        let now = clock.now
+        let forgotPeers = book.withLock { book -> Bool in
+            let origins = Array(book.peers.keys)
+            for origin in origins { _ = book.receive(.bye(seq: 0), from: origin, at: now) }
+            return !origins.isEmpty
         }
+        if forgotPeers { await publishLocally() }
     }
 
     /// Publishes the outbox in order until it finishes.
