@@ -26,7 +26,7 @@ extension NapkinApp {
     private func runAction(_ request: Request, fields: [(name: String, value: String)], in session: WebSession) async throws -> Response {
         func field(_ name: String) -> String? { fields.last { $0.name == name }?.value }
         let idBefore = session.id
-        guard request.cookie(SessionCookie.name) == idBefore else { throw Self.sessionEnded }
+        guard request.cookie(configuration.sessionCookieName) == idBefore else { throw Self.sessionEnded }
         try checkPost(request, token: request.headers[WireProtocol.Header.csrf] ?? field(WireProtocol.Field.csrf), of: session)
         // The way back goes into a redirect's head, which has little room:
         // refused before the action runs, not after it rotated the session.

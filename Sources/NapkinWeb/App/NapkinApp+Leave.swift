@@ -21,7 +21,7 @@ extension NapkinApp {
         guard let tabID = field(WireProtocol.Field.tab), SecureToken.isWellFormed(tabID) else {
             throw HTTPError(.badRequest, "The goodbye names no tab.")
         }
-        guard let id = request.cookie(SessionCookie.name), SecureToken.isWellFormed(id), !store.isRetired(id) else {
+        guard let id = request.cookie(configuration.sessionCookieName), SecureToken.isWellFormed(id), !store.isRetired(id) else {
             throw Self.sessionEnded
         }
         // Only a session held here has tabs: one that left memory is not

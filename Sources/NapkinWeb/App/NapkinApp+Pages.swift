@@ -26,7 +26,7 @@ extension NapkinApp {
             tab.users -= 1
             if claimed, pageView {
                 try await keep(session)
-                response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
+                response.setCookie(configuration.sessionCookie(id: session.id))
             } else {
                 await Viewing.$isViewed.withValue(false) { await session.terminate() }
             }
@@ -138,7 +138,7 @@ extension NapkinApp {
             let found: Bool
             let tree: TreeSnapshot?
         }
-        let body = Body(path: path.description, found: claimed, tree: tab.router.map { TreeSnapshot(router: $0) })
+        let body = Body(path: path.description, found: claimed, tree: tab.snapshot)
         let bytes = (try? SafeJSON.data(body, pretty: true)) ?? Array("{}".utf8)
         return Response(
             status: claimed ? .ok : .notFound,

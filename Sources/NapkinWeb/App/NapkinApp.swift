@@ -219,7 +219,7 @@ public final class NapkinApp {
     /// A JSON-ready snapshot of the napkin tree of the session's most
     /// recently used tab.
     public func snapshot(sessionID id: String) -> TreeSnapshot? {
-        store.session(id: id)?.mostRecentTab?.router.map { TreeSnapshot(router: $0) }
+        store.session(id: id)?.mostRecentTab?.snapshot
     }
 
     /// What a request's session store failure answers.
@@ -230,7 +230,7 @@ public final class NapkinApp {
     /// a restart, or when another process served it until now). Throws a
     /// `503` when the session store cannot be reached.
     func existingSession(for request: Request) async throws -> WebSession? {
-        guard let id = request.cookie(SessionCookie.name), SecureToken.isWellFormed(id), !store.isRetired(id) else {
+        guard let id = request.cookie(configuration.sessionCookieName), SecureToken.isWellFormed(id), !store.isRetired(id) else {
             return nil
         }
         let session: WebSession
@@ -337,7 +337,7 @@ public final class NapkinApp {
         guard session.id != oldID else { return }
         guard ticket.rotated else { throw Self.sessionEnded }
         try await persistRotation(of: session, from: oldID)
-        response.setCookie(SessionCookie.make(id: session.id, secure: configuration.secureCookies))
+        response.setCookie(configuration.sessionCookie(id: session.id))
         // The CSRF token rotated too: the page that sent this request swaps
         // it into its forms (napkin.js), as forms it rendered before carry
         // the old one.

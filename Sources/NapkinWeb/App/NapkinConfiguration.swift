@@ -68,6 +68,10 @@ public struct NapkinConfiguration: Sendable {
     public var trustedProxies: Set<String>
     /// Mark the session cookie `Secure` (serve over HTTPS when this is on).
     public var secureCookies: Bool
+    /// The session cookie's name. Browsers send a host's cookies to every
+    /// port of it, so two apps on one host (an app and its dashboard) need
+    /// two names.
+    public var sessionCookieName: String
     /// How long a form post waits for its consequences to be applied
     /// before it answers anyway.
     public var settleTimeout: Duration
@@ -106,7 +110,8 @@ public struct NapkinConfiguration: Sendable {
         settleTimeout: Duration = .seconds(2),
         heartbeat: Duration = .seconds(15),
         contentSecurityPolicy: String = NapkinConfiguration.strictContentSecurityPolicy,
-        notFoundBody: HTML = "<main class=\"napkin-missing\"><h1>Not found</h1><p><a href=\"/\">Home</a></p></main>"
+        notFoundBody: HTML = "<main class=\"napkin-missing\"><h1>Not found</h1><p><a href=\"/\">Home</a></p></main>",
+        sessionCookieName: String = WireProtocol.Cookie.session
     ) {
         self.layout = layout
         self.sessionIdleTimeout = sessionIdleTimeout
@@ -128,6 +133,7 @@ public struct NapkinConfiguration: Sendable {
         self.heartbeat = heartbeat
         self.contentSecurityPolicy = contentSecurityPolicy
         self.notFoundBody = notFoundBody
+        self.sessionCookieName = sessionCookieName
     }
 
     /// Scripts, styles, images and connections from the app's own origin

@@ -2,9 +2,13 @@ import Foundation
 import napkin
 
 /// One napkin in a JSON snapshot of a session's tree.
-public struct TreeSnapshot: Encodable, Sendable {
+public struct TreeSnapshot: Encodable, Equatable, Sendable {
     /// The napkin's name (its router's type without `Router`).
     public let name: String
+    /// The slot of its parent's view that shows it, when it is shown in one.
+    public let slot: String?
+    /// Whether its interactor is active.
+    public let active: Bool
     /// The id of its fragment, when it has a web view.
     public let fragment: String?
     /// Its presenter's state, when the presenter is ``StatePresenting``.
@@ -15,11 +19,22 @@ public struct TreeSnapshot: Encodable, Sendable {
     /// Snapshots the subtree of `router`.
     @MainActor
     public init(router: any Routing) {
+        self.init(router: router, slot: nil)
+    }
+
+    @MainActor
+    private init(router: any Routing, slot: String?) {
         name = Self.name(of: router)
+        self.slot = slot
+        active = router.interactable.isActive
         let view = (router as? any ViewableRouting)?.viewControllable as? WebViewController
         fragment = view?.fragmentID
         state = Self.state(of: router.interactable) ?? view.flatMap { Self.state(of: $0) }
-        children = router.children.map { TreeSnapshot(router: $0) }
+        children = router.children.map { child in
+            let shown = (child as? any ViewableRouting)?.viewControllable as? WebViewController
+            let slot = shown.flatMap { shown in view?.children.first { $0.value === shown }?.key }
+            return TreeSnapshot(router: child, slot: slot)
+        }
     }
 
     /// The router's type without `Router`; for napkin's own generic routers

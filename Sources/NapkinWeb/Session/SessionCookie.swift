@@ -1,16 +1,14 @@
 import NapkinHTTP
 
-/// The session cookie: `napkin_session`, `HttpOnly`, `SameSite=Lax`,
-/// `Path=/`, `Secure` when configured.
-enum SessionCookie {
-    static let name = WireProtocol.Cookie.session
-
-    static func make(id: String, secure: Bool) -> Cookie {
-        var cookie = Cookie(name: name, value: id)
+extension NapkinConfiguration {
+    /// The session cookie carrying `id`: named ``sessionCookieName``,
+    /// `HttpOnly`, `SameSite=Lax`, `Path=/`, `Secure` when configured.
+    func sessionCookie(id: String) -> Cookie {
+        var cookie = Cookie(name: sessionCookieName, value: id)
         cookie.path = "/"
         cookie.httpOnly = true
         cookie.sameSite = .lax
-        cookie.secure = secure
+        cookie.secure = secureCookies
         return cookie
     }
 }

@@ -63,6 +63,12 @@ final class SessionStore {
     }
 
     /// Whether `id` was rotated away from: no request may bring it back.
+    /// The session `id` if held, without counting this as a use of it (for
+    /// onlookers such as the dashboard).
+    func peek(id: String) -> WebSession? {
+        sessions[id]
+    }
+
     func isRetired(_ id: String) -> Bool {
         guard let until = retired[id] else { return false }
         return until > now

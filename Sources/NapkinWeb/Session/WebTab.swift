@@ -65,6 +65,9 @@ public final class WebTab: LaunchHost, RecencyLinked {
     /// The number of open event streams of this tab.
     public var streamCount: Int { streams.count }
 
+    /// A snapshot of the tab's napkin tree, once it is launched.
+    public var snapshot: TreeSnapshot? { router.map { TreeSnapshot(router: $0) } }
+
     /// Whether nobody views or uses the tab, and has not for its grace:
     /// `grace.streamed` since its last stream closed, or `grace.new` since
     /// its last page view while it awaits its first stream.

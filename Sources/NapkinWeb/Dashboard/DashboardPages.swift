@@ -1,0 +1,30 @@
+import napkin
+
+/// Builds the dashboard's pages: each is a reading napkin (its figures read
+/// every interval while it is shown) with its own view.
+@MainActor
+enum DashboardPages {
+    /// The overview of the watched app.
+    static func overview(_ component: DashboardComponent) -> any ViewableRouting {
+        page(OverviewReading(), component: component, view: OverviewViewController.init) {
+            OverviewReading(app: component.watched, handles: component.handles)
+        }
+    }
+
+    /// The tree of the session shown by `handle`.
+    static func inspector(of handle: String, _ component: DashboardComponent) -> any ViewableRouting {
+        let read = { @MainActor @Sendable in
+            InspectorReading(handle: handle, app: component.watched, handles: component.handles)
+        }
+        return page(read(), component: component, view: InspectorViewController.init, read: read)
+    }
+
+    private static func page<Reading, View: WebViewController>(
+        _ first: Reading, component: DashboardComponent,
+        view: (ReadingPresenter<Reading>) -> View, read: @escaping @MainActor @Sendable () -> Reading
+    ) -> ViewableRouter<ReadingInteractor<Reading>, View> {
+        let presenter = ReadingPresenter(first)
+        let interactor = ReadingInteractor(presenter: presenter, interval: component.interval, read: read)
+        return ViewableRouter(interactor: interactor, viewController: view(presenter))
+    }
+}

@@ -1,0 +1,41 @@
+import napkin
+
+/// The interactor of a dashboard page: while active, it reads its figures
+/// every interval and presents them. Both pages (the overview, a session's
+/// tree) are this napkin with another reading and another view.
+final actor ReadingInteractor<Reading: Equatable & Encodable & Sendable>: PresentableInteractable {
+    nonisolated let lifecycle = InteractorLifecycle()
+    nonisolated let presenter: ReadingPresenter<Reading>
+    private let read: @MainActor @Sendable () -> Reading
+    private let interval: Duration
+
+    init(presenter: ReadingPresenter<Reading>, interval: Duration, read: @escaping @MainActor @Sendable () -> Reading) {
+        self.presenter = presenter
+        self.interval = interval
+        self.read = read
+    }
+
+    func didBecomeActive() async {
+        task { [presenter, read, interval] in
+            while !Task.isCancelled {
+                await presenter.present(read())
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
+}
+
+/// A dashboard page's state: its latest reading. An unchanged reading is
+/// not presented again, so a quiet app sends no patches.
+@MainActor @Observable
+final class ReadingPresenter<Reading: Equatable & Encodable & Sendable>: Presentable, StatePresenting {
+    private(set) var reading: Reading
+
+    init(_ reading: Reading) { self.reading = reading }
+
+    func present(_ reading: Reading) {
+        if reading != self.reading { self.reading = reading }
+    }
+
+    var state: Reading { reading }
+}
