@@ -82,14 +82,32 @@ public final class Presence<Metadata: Codable & Sendable & Equatable>: Sendable 
     /// bytes) or metadata (at most 1 KiB as JSON) is out of bounds.
     @discardableResult
     public func track(_ key: String, _ metadata: Metadata, by interactor: some Interactable) async -> Bool {
-        guard interactor.isViewed, PresenceKey.defect(key) == nil,
-            let json = try? JSONEncoder().encode(metadata), json.count <= PresenceKey.maxMetadataBytes
-        else { return false }
+        guard interactor.isViewed, Self.admits(key, metadata) else { return false }
         let tracking = PresenceTracking(key: key, presence: self)
         guard interactor.keep(tracking) else { return false }
         tracking.begin(metadata)
         await publishLocally()
         return true
+    }
+
+    /// Tracks `key` with `metadata` until the returned tracking's
+    /// ``/napkin/EndsWithActivation/end()``: an entry of the process itself
+    /// (a process's card in a list of a cluster's processes) rather than of
+    /// a napkin. Returns once this process's list has the key, or `nil`
+    /// when the key or metadata is out of bounds.
+    public func track(_ key: String, _ metadata: Metadata) async -> (any EndsWithActivation)? {
+        guard Self.admits(key, metadata) else { return nil }
+        let tracking = PresenceTracking(key: key, presence: self)
+        tracking.begin(metadata)
+        await publishLocally()
+        return tracking
+    }
+
+    /// Whether `key` (1–256 UTF-8 bytes) and `metadata` (at most 1 KiB as
+    /// JSON) are within bounds.
+    private static func admits(_ key: String, _ metadata: Metadata) -> Bool {
+        guard PresenceKey.defect(key) == nil, let json = try? JSONEncoder().encode(metadata) else { return false }
+        return json.count <= PresenceKey.maxMetadataBytes
     }
 
     /// Starts a tracker of `key` in this process; its id.

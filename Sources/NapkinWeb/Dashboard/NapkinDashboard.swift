@@ -1,4 +1,5 @@
 import NapkinHTTP
+import NapkinStorage
 import napkin
 
 /// napkin's dashboard: a live view of one app's sessions, tabs, streams and
@@ -29,10 +30,15 @@ public final class NapkinDashboard {
     nonisolated static let cookieName = "napkin_dashboard"
 
     let app: NapkinApp
+    private let processes: ProcessList
 
     /// A dashboard of `watched`, refreshing its figures every `interval`.
-    public init(observing watched: NapkinApp, every interval: Duration = .seconds(1)) {
-        let component = DashboardComponent(watched: watched, handles: SessionHandles(), interval: interval)
+    /// The dashboards of a cluster's processes find each other on `bus`
+    /// (the bus the app's processes share), and each lists them all.
+    public init(observing watched: NapkinApp, bus: any MessageBus = LocalBus(), every interval: Duration = .seconds(1)) {
+        processes = ProcessList(bus: bus)
+        let component = DashboardComponent(
+            watched: watched, handles: SessionHandles(), processes: processes, interval: interval)
         var configuration = NapkinConfiguration(
             layout: PageLayout(title: "napkin dashboard", stylesheets: [Self.stylesheetPath]),
             maxSessions: 64,
@@ -49,11 +55,14 @@ public final class NapkinDashboard {
         router.get(Self.stylesheetPath) { _ in DashboardStyle.response }
         router.get("/") { _ in Response.redirect(to: Self.path) }
         app.mount(on: &router)
+        processes.launch()
     }
 
-    /// Ends the dashboard's own sessions.
+    /// Ends the dashboard's own sessions, and takes this process off the
+    /// cluster's list.
     public func shutdown() async {
         await app.shutdown()
+        await processes.stop()
     }
 }
 
@@ -62,6 +71,7 @@ public final class NapkinDashboard {
 struct DashboardComponent: Sendable {
     let watched: NapkinApp
     let handles: SessionHandles
+    let processes: ProcessList
     /// How often the figures on a dashboard page are read again.
     let interval: Duration
 }

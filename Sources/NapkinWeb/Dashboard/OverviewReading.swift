@@ -15,6 +15,15 @@ struct OverviewReading: Equatable, Encodable, Sendable {
         let idleSeconds: Int
     }
 
+    /// One process of the cluster.
+    struct ProcessRow: Equatable, Encodable, Sendable {
+        let host: String
+        let pid: Int32
+        /// When it started, as ISO 8601.
+        let started: String
+        let isThis: Bool
+    }
+
     /// How many sessions the overview lists, most recently used first.
     static let listed = 20
 
@@ -22,11 +31,18 @@ struct OverviewReading: Equatable, Encodable, Sendable {
     var tabs = 0
     var streams = 0
     var recent: [SessionRow] = []
+    var processes: [ProcessRow] = []
 
     init() {}
 
     @MainActor
-    init(app: NapkinApp, handles: SessionHandles) {
+    init(app: NapkinApp, handles: SessionHandles, processes cards: [ProcessCard]) {
+        let iso = ISO8601DateFormatter()
+        processes = cards.map { card in
+            ProcessRow(
+                host: card.host, pid: card.pid, started: iso.string(from: Date(timeIntervalSince1970: Double(card.started))),
+                isThis: card == .current)
+        }
         let all = app.store.all
         let now = app.store.now
         sessions = all.count

@@ -14,6 +14,10 @@ final class OverviewViewController: WebViewController {
             """
         }
         let empty: HTML = rows.isEmpty ? "<p>No sessions are held now.</p>" : .empty
+        let processes = reading.processes.map { process -> HTML in
+            let this: HTML = process.isThis ? " (this one)" : .empty
+            return "<tr><th scope=\"row\">\(process.host)\(this)</th><td>\(process.pid)</td><td>\(process.started)</td></tr>"
+        }
         return """
             <h1>This process</h1>\
             <section aria-labelledby="dash-held"><h2 id="dash-held">Held now</h2>\
@@ -24,7 +28,10 @@ final class OverviewViewController: WebViewController {
             <section aria-labelledby="dash-recent"><h2 id="dash-recent">Sessions used last</h2>\(empty)\
             <table class="dash-table"><thead><tr><th scope="col">Session</th><th scope="col">Tabs</th>\
             <th scope="col">Streams</th><th scope="col">Page</th><th scope="col">Idle</th></tr></thead>\
-            <tbody>\(rows)</tbody></table></section>
+            <tbody>\(rows)</tbody></table></section>\
+            <section aria-labelledby="dash-processes"><h2 id="dash-processes">The app's processes</h2>\
+            <table class="dash-table"><thead><tr><th scope="col">Host</th><th scope="col">Process id</th>\
+            <th scope="col">Started</th></tr></thead><tbody>\(processes)</tbody></table></section>
             """
     }
 }
