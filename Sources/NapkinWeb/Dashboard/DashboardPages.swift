@@ -13,15 +13,15 @@ enum DashboardPages {
 
     /// The tree of the session shown by `handle`.
     static func inspector(of handle: String, _ component: DashboardComponent) -> any ViewableRouting {
-        let read = { @MainActor @Sendable in
+        let first = InspectorReading(handle: handle, app: component.watched, handles: component.handles)
+        return page(first, component: component, view: InspectorViewController.init) {
             InspectorReading(handle: handle, app: component.watched, handles: component.handles)
         }
-        return page(read(), component: component, view: InspectorViewController.init, read: read)
     }
 
     private static func page<Reading, View: WebViewController>(
         _ first: Reading, component: DashboardComponent,
-        view: (ReadingPresenter<Reading>) -> View, read: @escaping @MainActor @Sendable () -> Reading
+        view: (ReadingPresenter<Reading>) -> View, read: @escaping @MainActor @Sendable () async -> Reading
     ) -> ViewableRouter<ReadingInteractor<Reading>, View> {
         let presenter = ReadingPresenter(first)
         let interactor = ReadingInteractor(presenter: presenter, interval: component.interval, read: read)

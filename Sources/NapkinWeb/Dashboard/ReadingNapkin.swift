@@ -6,10 +6,10 @@ import napkin
 final actor ReadingInteractor<Reading: Equatable & Encodable & Sendable>: PresentableInteractable {
     nonisolated let lifecycle = InteractorLifecycle()
     nonisolated let presenter: ReadingPresenter<Reading>
-    private let read: @MainActor @Sendable () -> Reading
+    private let read: @MainActor @Sendable () async -> Reading
     private let interval: Duration
 
-    init(presenter: ReadingPresenter<Reading>, interval: Duration, read: @escaping @MainActor @Sendable () -> Reading) {
+    init(presenter: ReadingPresenter<Reading>, interval: Duration, read: @escaping @MainActor @Sendable () async -> Reading) {
         self.presenter = presenter
         self.interval = interval
         self.read = read
@@ -18,7 +18,7 @@ final actor ReadingInteractor<Reading: Equatable & Encodable & Sendable>: Presen
     func didBecomeActive() async {
         task { [presenter, read, interval] in
             while !Task.isCancelled {
-                await presenter.present(read())
+                await presenter.present(await read())
                 try? await Task.sleep(for: interval)
             }
         }
