@@ -140,6 +140,24 @@ struct TabGraceTests {
         await testApp.stop()
     }
 
+    @Test("a session that served one page and nothing more keeps its record's short expiry when its tab is released")
+    func onePageViewKeepsTheShortExpiry() async throws {
+        let records = TouchLog()
+        let testApp = try await TestApp.start(
+            .inProcess,
+            configuration: NapkinConfiguration(
+                sessionIdleTimeout: .seconds(600), idleSweepInterval: .seconds(3600), tabGracePeriod: .seconds(4),
+                newTabGracePeriod: .seconds(4), sessionRecords: records))
+        let client = testApp.client()
+        _ = try await client.get("/")
+        let id = try #require(await client.sessionID)
+        testApp.app.advanceSessionClock(by: .seconds(30))
+        await testApp.app.evictIdleSessions()
+        #expect(testApp.app.sessionCount == 0, "the tab was not released")
+        #expect(records.touches(of: id).isEmpty, "a page view's record was kept for the idle timeout as it left memory")
+        await testApp.stop()
+    }
+
     @Test("a page that never opened its stream keeps its tab for the longer grace; one that said goodbye first gets the short one")
     func newTabWaitsLonger() async throws {
         let testApp = try await TestApp.start(

@@ -144,8 +144,9 @@ final class SessionStore {
     /// Idle time counts from when its last stream closed.
     func streamsChanged(_ session: WebSession) {
         guard sessions[session.id] === session else { return }
-        // A tab that opened its stream came back.
-        session.returned = true
+        // A tab that opened its stream came back; one released without
+        // ever opening one (a page view and nothing more) did not.
+        if session.streamCount > 0 { session.returned = true }
         if session.streamCount == 0, session.tier == .watching { session.lastSeen = max(session.lastSeen, now) }
         relist(session)
     }
