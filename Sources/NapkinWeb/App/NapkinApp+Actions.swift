@@ -51,7 +51,9 @@ extension NapkinApp {
             // A replay of a post that ran: answered as the first was (its
             // fields, so its way back, are the same), and not run again.
             tab.awaitsRedirect = !javascript
-            return javascript ? Response(status: .noContent) : .redirect(to: ReturnPath.sanitize(field(WireProtocol.Field.returnPath)))
+            return javascript
+                ? Response(status: .noContent, headers: [WireProtocol.Header.formToken: SecureToken.make()])
+                : .redirect(to: ReturnPath.sanitize(field(WireProtocol.Field.returnPath)))
         }
         tab.users += 1
         defer { tab.users -= 1 }
@@ -95,6 +97,8 @@ extension NapkinApp {
             response = Self.refused(refusal, fragment: fragment, in: tab)
         } else {
             response = Response(status: .noContent)
+            // The form stays on the page: its next post needs a new token.
+            if token != nil { response.headers[WireProtocol.Header.formToken] = SecureToken.make() }
         }
         try await finishRotation(of: session, from: idBefore, ticket: ticket, response: &response)
         return response

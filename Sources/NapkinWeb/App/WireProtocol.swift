@@ -44,6 +44,9 @@ public enum WireProtocol {
         /// action's decoder and its checks; the answer is `204` (nothing to
         /// say) or `200` with ``ValidationData``.
         public static let validate = "X-Napkin-Validate"
+        /// On the answer to napkin's client's post that spent its form's
+        /// token (``Field/formToken``): the form's next token.
+        public static let formToken = "X-Napkin-Form-Token"
     }
 
     /// Cookies.

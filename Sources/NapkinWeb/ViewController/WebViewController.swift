@@ -327,10 +327,12 @@ open class WebViewController: ViewControllable {
         problemsChanged()
     }
 
-    /// Re-renders the fragment's forms after a post spent one of their
-    /// tokens, so the next post of a form carries a new one.
+    /// Forgets the renders holding the fragment's forms after a post spent
+    /// one of their tokens, so the next page shows a new one. Nothing is
+    /// patched: napkin's client is given the next token with its answer.
     func formTokenSpent() {
-        problemsChanged()
+        for region in regions.values { region.cachedHTML = nil }
+        forgetRendersUpward()
     }
 
     /// Forgets a refused post of `name` after one that succeeded.
