@@ -8,7 +8,7 @@
 /// these names.
 public enum WireProtocol {
     /// The hidden fields of every napkin form
-    /// (``WebViewController/form(_:key:class:returnTo:content:)``).
+    /// (``WebViewController/form(_:key:class:returnTo:content:)-(String,_,_,_,_)``).
     public enum Field {
         /// The tab the form was rendered in.
         public static let tab = "_tab"

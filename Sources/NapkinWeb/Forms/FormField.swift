@@ -1,5 +1,5 @@
 /// A form control a field helper renders
-/// (``WebViewController/field(_:_:label:of:key:value:checked:id:class:attributes:)``):
+/// (``WebViewController/field(_:_:label:of:key:value:checked:id:class:attributes:)-(_,_,_,String,_,_,_,_,_,_)``):
 /// its kind, and for a select its options.
 public enum FormField: Sendable, Equatable {
     /// `<input type="text">`.

@@ -50,7 +50,7 @@ extension WebViewController {
     }
 
     /// A labelled field of a form of `action` (see
-    /// ``field(_:_:label:of:key:value:checked:id:class:attributes:)``).
+    /// ``field(_:_:label:of:key:value:checked:id:class:attributes:)-(_,_,_,String,_,_,_,_,_,_)``).
     public func field<Input>(
         _ name: String,
         _ kind: FormField = .text,

@@ -24,7 +24,7 @@ import napkin
 /// ```
 ///
 /// An action refuses a post by throwing a ``FormError`` (so does a post
-/// whose fields do not decode): the action's ``form(_:key:class:returnTo:content:)``
+/// whose fields do not decode): the action's ``form(_:key:class:returnTo:content:)-(String,_,_,_,_)``
 /// then shows the message, and ``problem(for:)`` tells the body which field
 /// to mark and what was typed.
 ///
@@ -242,7 +242,7 @@ open class WebViewController: ViewControllable {
     }
 
     /// A form that posts `action` of this fragment (see
-    /// ``form(_:key:class:returnTo:content:)``).
+    /// ``form(_:key:class:returnTo:content:)-(String,_,_,_,_)``).
     public final func form<Input>(
         _ action: FormAction<Input>,
         key: String? = nil,
@@ -262,7 +262,7 @@ open class WebViewController: ViewControllable {
     /// begins with the message, for screen readers too:
     /// `<p class="napkin-error" role="alert" id="…">Name is required.</p>`
     /// (the id is ``FormProblem/id``) — unless a field helper
-    /// (``field(_:_:label:of:key:value:checked:id:class:attributes:)``)
+    /// (``field(_:_:label:of:key:value:checked:id:class:attributes:)-(_,_,_,String,_,_,_,_,_,_)``)
     /// showed it beside its field. An action with one form per item
     /// gives each form its own `key` (the item's id): the message then
     /// shows only in the form that was posted.
