@@ -177,7 +177,7 @@ public actor TestClient {
     /// like napkin's client (`X-Napkin: 1`, `X-CSRF-Token`) and returns its
     /// answer: `204`, or `422` with the fragment when the post is refused;
     /// like napkin's client, it then posts the form with the token the
-    /// last answer gave (``WireProtocol/Header/formToken``), unless
+    /// last answer gave (``/NapkinWeb/WireProtocol/Header/formToken``), unless
     /// `fields` names one.
     public func submit(
         _ page: TestResponse, button: String, fields: [String: String] = [:], javascript: Bool = false,

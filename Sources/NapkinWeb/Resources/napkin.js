@@ -549,12 +549,14 @@
   }
 
   // Puts a verdict's message in its field's message element and marks the
-  // field; clears every other message of the form.
+  // field; clears the messages of the other fields the person touched.
+  // Fields not touched keep what they show (a refused post's message).
   function showVerdict(form, verdict, touched) {
-    const field = verdict && typeof verdict.field === 'string' && touched.has(verdict.field) ? verdict.field : null;
+    const field = verdict && typeof verdict.field === 'string' ? verdict.field : null;
     const message = field && typeof verdict.message === 'string' ? verdict.message : '';
     form.querySelectorAll('[data-napkin-message]').forEach((el) => {
       const name = el.dataset.napkinMessage;
+      if (!touched.has(name)) return;
       const mine = name === field;
       if (el.textContent !== (mine ? message : '')) el.textContent = mine ? message : '';
       el.hidden = !mine;
