@@ -5,14 +5,13 @@ extension NapkinApp {
     /// client asks, as the person types, whether a form of an action that
     /// validates while typing would be taken.
     ///
-    /// It checks the session, the CSRF token and the origin as a post
-    /// does, then runs only the action's decoder and its `validate`: no
+    /// It checks the CSRF token and the origin of `session` (the one the
+    /// request's cookie names) as a post does, then runs only the action's decoder and its `validate`: no
     /// handler, no listener, no problem kept, no tab brought back or
     /// touched, no form token spent. `204` when there is nothing to say,
     /// `200` with ``WireProtocol/ValidationData`` when there is.
     func validation(_ request: Request, fields: [(name: String, value: String)], in session: WebSession) throws -> Response {
         func field(_ name: String) -> String? { fields.last { $0.name == name }?.value }
-        guard request.cookie(SessionCookie.name) == session.id else { throw Self.sessionEnded }
         try checkPost(request, token: request.headers[WireProtocol.Header.csrf] ?? field(WireProtocol.Field.csrf), of: session)
         guard let tab = session.tab(id: field(WireProtocol.Field.tab)),
             let fragment = field(WireProtocol.Field.fragment).flatMap(tab.fragment(id:))
