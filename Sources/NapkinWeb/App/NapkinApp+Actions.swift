@@ -52,7 +52,7 @@ extension NapkinApp {
             // fields, so its way back, are the same), and not run again.
             tab.awaitsRedirect = !javascript
             return javascript
-                ? Response(status: .noContent, headers: [WireProtocol.Header.formToken: SecureToken.make()])
+                ? Response(status: .noContent, headers: [WireProtocol.Header.formToken: FormTokenLedger.mint()])
                 : .redirect(to: ReturnPath.sanitize(field(WireProtocol.Field.returnPath)))
         }
         tab.users += 1
@@ -98,7 +98,7 @@ extension NapkinApp {
         } else {
             response = Response(status: .noContent)
             // The form stays on the page: its next post needs a new token.
-            if token != nil { response.headers[WireProtocol.Header.formToken] = SecureToken.make() }
+            if token != nil { response.headers[WireProtocol.Header.formToken] = FormTokenLedger.mint() }
         }
         try await finishRotation(of: session, from: idBefore, ticket: ticket, response: &response)
         return response

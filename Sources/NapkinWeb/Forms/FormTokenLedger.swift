@@ -28,6 +28,19 @@ struct FormTokenLedger {
         }
     }
 
+    /// A new form token: unique in this process and among processes (a
+    /// random start), cheap enough for every render of every form. It is
+    /// no secret: a token only lets a post of its own session skip a
+    /// replay, and that post needs the session's cookie and CSRF token.
+    @MainActor
+    static func mint() -> String {
+        minted &+= 1
+        return SecureToken.hex(high: mintPrefix, low: minted)
+    }
+
+    @MainActor private static let mintPrefix = UInt64.random(in: .min ... .max)
+    @MainActor private static var minted = UInt64.random(in: .min ... .max)
+
     /// The most tokens kept for one session.
     static let capacity = 32
 

@@ -293,7 +293,7 @@ open class WebViewController: ViewControllable {
             <input type="hidden" name="\(WireProtocol.Field.action)" value="\(name)">\
             <input type="hidden" name="\(WireProtocol.Field.csrf)" value="\(tab?.session?.csrfToken ?? "")">\
             <input type="hidden" name="\(WireProtocol.Field.returnPath)" value="\(back)">\
-            <input type="hidden" name="\(WireProtocol.Field.formToken)" value="\(SecureToken.make())">\
+            <input type="hidden" name="\(WireProtocol.Field.formToken)" value="\(FormTokenLedger.mint())">\
             \(keyField)\(message)\(content)</form>
             """
     }
