@@ -2,7 +2,7 @@
 /// click, a resent request) is answered as the first was and its action
 /// does not run again.
 ///
-/// Every render of a napkin form carries a fresh random token
+/// Every render of a napkin form carries a fresh token (``mint()``)
 /// (``WireProtocol/Field/formToken``); a post whose action succeeded spends
 /// it and re-renders the form, so the next post carries a new one. A
 /// refused post leaves it unspent: the form comes back with the message,
