@@ -279,7 +279,7 @@ def test_bad_name_keeps_typed_text(browser, base_url):
     field = wait_for(driver, "form.login input[name='name']")
     driver.execute_script("arguments[0].value = arguments[1];", field, "x" * 41)
     click(driver, "form.login button[type='submit']")
-    wait_for(driver, ".rh-out .napkin-error")
+    wait_for(driver, ".rh-out .napkin-field-message")
     assert driver.find_element(By.CSS_SELECTOR, "form.login input[name='name']").get_attribute("value") == "x" * 41
 
 

@@ -190,7 +190,7 @@ def test_bad_name_shows_error(make_browser, base_url, js, name):
     driver.get(base_url + "/")
     wait_for(driver, ".rh-out .hero")
     submit_login(driver, name, force=True)
-    error = wait_for(driver, ".rh-out .napkin-error")
+    error = wait_for(driver, ".rh-out .napkin-field-message")
     assert error.text.strip(), "the error is empty"
     assert not driver.find_elements(By.CSS_SELECTOR, ".rh-in")
     # Still signed out after a fresh load, too.

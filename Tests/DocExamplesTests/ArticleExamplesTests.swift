@@ -40,7 +40,7 @@ struct ArticleExamplesTests {
             fragments: [2: "an app's start-up, with a root builder of its own"]),
         Article(
             path: "NapkinWeb/NapkinWeb.docc/FormsAndValidation.md",
-            copies: [("FormsAndValidation.swift", [1, 2, 3])],
+            copies: [("FormsAndValidation.swift", [1, 2, 3]), ("FormsAndValidationFields.swift", [4, 5])],
             fragments: [:]),
         Article(
             path: "NapkinWeb/NapkinWeb.docc/Deploying.md",

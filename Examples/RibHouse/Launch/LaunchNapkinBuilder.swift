@@ -9,6 +9,7 @@ protocol LaunchNapkinDependency: Dependency {
     @MainActor var pitLine: SharedFragment<PitState> { get }
     @MainActor var specialsBoard: SharedFragment<[Special]> { get }
     var announcements: EventBroadcaster<Announcement> { get }
+    var sharedAnnouncements: SharedEvents<Announcement> { get }
     var diners: Presence<Diner> { get }
     @MainActor var inTheHouse: SharedFragment<[String: Diner]> { get }
 }
@@ -22,6 +23,7 @@ final class LaunchNapkinComponent: Component<any LaunchNapkinDependency>,
     @MainActor var pitLine: SharedFragment<PitState> { dependency.pitLine }
     @MainActor var specialsBoard: SharedFragment<[Special]> { dependency.specialsBoard }
     var announcements: EventBroadcaster<Announcement> { dependency.announcements }
+    var sharedAnnouncements: SharedEvents<Announcement> { dependency.sharedAnnouncements }
     var diners: Presence<Diner> { dependency.diners }
     @MainActor var inTheHouse: SharedFragment<[String: Diner]> { dependency.inTheHouse }
 }

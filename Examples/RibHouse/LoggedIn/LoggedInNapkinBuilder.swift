@@ -2,8 +2,10 @@ import NapkinWeb
 import napkin
 
 /// What LoggedIn needs: the shared pit line, specials board and diners it
-/// shows, the presence it tracks its guest in, and what its child needs.
+/// shows, the presence it tracks its guest in, the announcements its guest
+/// may make, and what its child needs.
 protocol LoggedInNapkinDependency: Dependency {
+    var sharedAnnouncements: SharedEvents<Announcement> { get }
     @MainActor var pitLine: SharedFragment<PitState> { get }
     @MainActor var specialsBoard: SharedFragment<[Special]> { get }
     @MainActor var inTheHouse: SharedFragment<[String: Diner]> { get }
@@ -25,7 +27,8 @@ final class LoggedInNapkinBuilder: Builder<any LoggedInNapkinDependency>, @unche
     func build(listener: any LoggedInNapkinListener, user: User) -> LoggedInNapkinRouter {
         let component = LoggedInNapkinComponent(dependency: dependency)
         let presenter = LoggedInNapkinPresenter(user: user)
-        let interactor = LoggedInNapkinInteractor(presenter: presenter, listener: listener, user: user, diners: dependency.diners)
+        let interactor = LoggedInNapkinInteractor(presenter: presenter, listener: listener, user: user, diners: dependency.diners,
+            announcements: dependency.sharedAnnouncements)
         return LoggedInNapkinRouter(
             interactor: interactor,
             viewController: LoggedInNapkinViewController(

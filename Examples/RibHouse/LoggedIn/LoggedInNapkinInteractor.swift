@@ -16,12 +16,17 @@ final actor LoggedInNapkinInteractor: PresentableInteractable {
     private let listener: any LoggedInNapkinListener
     private let user: User
     private let diners: Presence<Diner>
+    private let announcements: SharedEvents<Announcement>
 
-    init(presenter: LoggedInNapkinPresenter, listener: any LoggedInNapkinListener, user: User, diners: Presence<Diner>) {
+    init(
+        presenter: LoggedInNapkinPresenter, listener: any LoggedInNapkinListener, user: User, diners: Presence<Diner>,
+        announcements: SharedEvents<Announcement>
+    ) {
         self.presenter = presenter
         self.listener = listener
         self.user = user
         self.diners = diners
+        self.announcements = announcements
     }
 
     func didBecomeActive() async {
@@ -29,6 +34,17 @@ final actor LoggedInNapkinInteractor: PresentableInteractable {
         // signs out, or the session ends. Two tabs of one guest are one
         // diner; a tree nobody views (a JSON request) tracks nothing.
         await diners.track(user.name, Diner(name: user.name), by: self)
+    }
+
+    /// Says `text` to every open browser, under the rules a posted
+    /// announcement meets; a refused one becomes the form's message.
+    func didAnnounce(_ text: String) async throws {
+        let announcement = try Announcement(formText: text)
+        do {
+            try await announcements.send(announcement)
+        } catch {
+            throw FormError("The announcement reached this server only. Try again in a moment.")
+        }
     }
 
     func didTapLogout() async throws {

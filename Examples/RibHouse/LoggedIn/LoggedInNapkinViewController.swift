@@ -13,7 +13,7 @@ final class LoggedInNapkinPresenter: Presentable, StatePresenting {
 
 /// The charcoal night: masthead with the name and the live pit line, tabs,
 /// the numbered foods, the specials, who is in the house, the Pit Board
-/// when open, and Logout. The pit line, the specials and the diners are the
+/// when open, the announcement form (checked as the guest types), and Logout. The pit line, the specials and the diners are the
 /// app's shared fragments: a pit tick renders the line once for every
 /// signed-in tab, and sends each that line only.
 final class LoggedInNapkinViewController: WebViewController {
@@ -34,6 +34,7 @@ final class LoggedInNapkinViewController: WebViewController {
         self.inTheHouse = inTheHouse
         super.init()
         action("logout") { try await listener.didTapLogout() }
+        action(.announce) { form in try await listener.didAnnounce(form.text) }
     }
 
     override func body() -> HTML {
@@ -51,6 +52,11 @@ final class LoggedInNapkinViewController: WebViewController {
             <section class="menu" aria-labelledby="rh-foods"><h2 id="rh-foods">Barbecue foods</h2>\
             <ol class="foods">\(foods)</ol></section>\
             \(shared(specialsBoard))\(shared(inTheHouse))\(slot("pitboard"))\
+            <section class="announce" aria-labelledby="rh-announce"><h2 id="rh-announce">Tell the house</h2>\
+            \(form(.announce, class: "announce", content: """
+                \(field("text", label: "Announcement", of: .announce, attributes: "autocomplete=\"off\""))\
+                \(submitButton("Announce", working: "Announcing…", class: "ink"))
+                """))</section>\
             \(form("logout", class: "logout", returnTo: Page.menu.path, content: "<button type=\"submit\" class=\"ghost\">Logout</button>"))\
             </main>
             """

@@ -42,7 +42,21 @@ public struct HTMLForm: Sendable {
         let formTag = tags.first { $0.name == "form" }
         var fields: [(String, String)] = []
         var buttons: [Button] = []
+        // The select being read: its name, and its chosen option so far (the
+        // first, until one is marked selected), posted when it ends.
+        var select: (name: String, value: String?, marked: Bool)?
         for tag in tags {
+            if tag.name == "option", let current = select {
+                let value = tag.attributes["value"] ?? tag.content ?? ""
+                if tag.attributes["selected"] != nil, !current.marked {
+                    select = (current.name, value, true)
+                } else if current.value == nil {
+                    select = (current.name, value, false)
+                }
+                continue
+            }
+            if let current = select, let value = current.value { fields.append((current.name, value)) }
+            select = nil
             switch tag.name {
             case "input":
                 let type = tag.attributes["type"]?.lowercased() ?? "text"
@@ -60,6 +74,8 @@ public struct HTMLForm: Sendable {
                 default:
                     fields.append((name, tag.attributes["value"] ?? ""))
                 }
+            case "select":
+                if let name = tag.attributes["name"] { select = (name, nil, false) }
             case "textarea":
                 if let name = tag.attributes["name"] { fields.append((name, tag.content ?? "")) }
             case "button":
@@ -70,6 +86,7 @@ public struct HTMLForm: Sendable {
                 continue
             }
         }
+        if let current = select, let value = current.value { fields.append((current.name, value)) }
         return HTMLForm(
             action: formTag?.attributes["action"] ?? "",
             method: formTag?.attributes["method"]?.lowercased() ?? "get",

@@ -31,6 +31,9 @@ public actor TestClient {
     private let host: String
     /// Shared by the tabs of one browser.
     private let jar: CookieJar
+    /// The next token of each form token a post spent, as the answer gave
+    /// it (napkin's client writes it into the form it posted).
+    private var nextFormTokens: [String: String] = [:]
 
     /// The id of this client's tab, once a page has named one.
     public private(set) var tabID: String?
@@ -172,7 +175,10 @@ public actor TestClient {
     /// which only says whether the browser runs napkin's client at all (and
     /// so how its page loads pick tabs). With `javascript: true` it posts
     /// like napkin's client (`X-Napkin: 1`, `X-CSRF-Token`) and returns its
-    /// answer: `204`, or `422` with the fragment when the post is refused.
+    /// answer: `204`, or `422` with the fragment when the post is refused;
+    /// like napkin's client, it then posts the form with the token the
+    /// last answer gave (``/NapkinWeb/WireProtocol/Header/formToken``), unless
+    /// `fields` names one.
     public func submit(
         _ page: TestResponse, button: String, fields: [String: String] = [:], javascript: Bool = false,
         fileID: String = #fileID, line: Int = #line
@@ -191,9 +197,15 @@ public actor TestClient {
         if javascript {
             headers[WireProtocol.Header.client] = "1"
             headers[WireProtocol.Header.csrf] = form.value(of: WireProtocol.Field.csrf) ?? ""
+            // The form on the page holds the newest token its posts were given.
+            if fields[WireProtocol.Field.formToken] == nil, let index = values.firstIndex(where: { $0.name == WireProtocol.Field.formToken }) {
+                while let next = nextFormTokens[values[index].value] { values[index].value = next }
+            }
         }
+        let posted = values.first { $0.name == WireProtocol.Field.formToken }?.value
         let response = try await post(
             form.action, form: values.map { ($0.name, $0.value) }, headers: headers, fileID: fileID, line: line)
+        if let posted, let next = response.headers[WireProtocol.Header.formToken] { nextFormTokens[posted] = next }
         return javascript ? response : try await follow(response, fileID: fileID, line: line)
     }
 

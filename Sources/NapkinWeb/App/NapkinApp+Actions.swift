@@ -16,6 +16,9 @@ extension NapkinApp {
             throw Self.sessionEnded
         }
         let fields = try request.formFields()
+        if request.headers[WireProtocol.Header.validate] == "1" {
+            return try validation(request, fields: fields, in: session)
+        }
         // One action of a session at a time: the second of two logins sent
         // at once runs after the first, and finds its id gone.
         return try await session.actionTurns.run {
@@ -42,6 +45,16 @@ extension NapkinApp {
             throw HTTPError(.notFound, "Unknown action.")
         }
         session.touch(tab, now: store.now)
+        let javascript = request.headers[WireProtocol.Header.client] == "1"
+        let token = field(WireProtocol.Field.formToken).flatMap(FormTokenLedger.Token.init)
+        if let token, session.formTokens.isSpent(token) {
+            // A replay of a post that ran: answered as the first was (its
+            // fields, so its way back, are the same), and not run again.
+            tab.awaitsRedirect = !javascript
+            return javascript
+                ? Response(status: .noContent, headers: [WireProtocol.Header.formToken: FormTokenLedger.mint()])
+                : .redirect(to: ReturnPath.sanitize(field(WireProtocol.Field.returnPath)))
+        }
         tab.users += 1
         defer { tab.users -= 1 }
         let ticket = RequestTicket()
@@ -54,6 +67,10 @@ extension NapkinApp {
                     do {
                         try await action.run(request)
                         fragment.clearProblem(for: name)
+                        if let token {
+                            session.formTokens.spend(token)
+                            fragment.formTokenSpent()
+                        }
                         return nil
                     } catch let error as FormError {
                         if fragment.isMounted(in: tab) {
@@ -70,7 +87,6 @@ extension NapkinApp {
             }
         }
         tab.flush()
-        let javascript = request.headers[WireProtocol.Header.client] == "1"
         // Without JavaScript the browser follows the 303 with a page load:
         // it shows this tab, with what the post left on it.
         tab.awaitsRedirect = !javascript
@@ -81,6 +97,8 @@ extension NapkinApp {
             response = Self.refused(refusal, fragment: fragment, in: tab)
         } else {
             response = Response(status: .noContent)
+            // The form stays on the page: its next post needs a new token.
+            if token != nil { response.headers[WireProtocol.Header.formToken] = FormTokenLedger.mint() }
         }
         try await finishRotation(of: session, from: idBefore, ticket: ticket, response: &response)
         return response

@@ -8,7 +8,7 @@
 /// these names.
 public enum WireProtocol {
     /// The hidden fields of every napkin form
-    /// (``WebViewController/form(_:key:class:returnTo:content:)``).
+    /// (``WebViewController/form(_:key:class:returnTo:content:)-(String,_,_,_,_)``).
     public enum Field {
         /// The tab the form was rendered in.
         public static let tab = "_tab"
@@ -22,6 +22,9 @@ public enum WireProtocol {
         public static let returnPath = "_return"
         /// The item a form of a list posts for (an item's id).
         public static let key = "_key"
+        /// The form's token, fresh at each render: a post with a token
+        /// already spent is answered as the first was, and not run again.
+        public static let formToken = "_token"
     }
 
     /// Request and response headers.
@@ -36,6 +39,14 @@ public enum WireProtocol {
         /// A post's CSRF token; on the response of a request that rotated
         /// the session, the new one.
         public static let csrf = "X-CSRF-Token"
+        /// `1` on a validation pass: napkin's client asks whether the form
+        /// would be taken, as the person types. Nothing runs but the
+        /// action's decoder and its checks; the answer is `204` (nothing to
+        /// say) or `200` with ``ValidationData``.
+        public static let validate = "X-Napkin-Validate"
+        /// On the answer to napkin's client's post that spent its form's
+        /// token (``Field/formToken``): the form's next token.
+        public static let formToken = "X-Napkin-Form-Token"
     }
 
     /// Cookies.
@@ -88,6 +99,30 @@ public enum WireProtocol {
         }
     }
 
+    /// The answer to a validation pass (``Header/validate``) that found a
+    /// problem: a JSON object with the field at fault (if one is) and the
+    /// message to show.
+    public struct ValidationData: Codable, Sendable, Equatable {
+        /// The name of the field at fault; `nil` for the form as a whole.
+        public let field: String?
+        /// What to tell the person.
+        public let message: String
+
+        /// A problem with `field` (or the whole form), in `message`.
+        public init(field: String?, message: String) {
+            self.field = field
+            self.message = message
+        }
+
+        /// The JSON names of the two fields, as napkin.js reads them.
+        public enum CodingKeys: String, CodingKey {
+            /// `field`.
+            case field
+            /// `message`.
+            case message
+        }
+    }
+
     /// `data-` attributes.
     public enum Attribute {
         /// On `<body>`: the page's tab.
@@ -102,6 +137,14 @@ public enum WireProtocol {
         public static let form = "data-napkin-form"
         /// On a form problem's message: the field at fault.
         public static let field = "data-napkin-field"
+        /// On a napkin form whose action validates while typing: the
+        /// milliseconds of quiet before napkin's client asks.
+        public static let validate = "data-napkin-validate"
+        /// On a field helper's message element: the field it speaks for.
+        public static let message = "data-napkin-message"
+        /// Written by an app on a submit button: its label while the post
+        /// is on its way ("Saving…").
+        public static let working = "data-napkin-working"
         /// Written by an app on a link (or around it): follow it with a
         /// page load, not a live navigation.
         public static let reload = "data-napkin-reload"
@@ -109,6 +152,6 @@ public enum WireProtocol {
         /// its stream (10,000 by default).
         public static let hiddenGrace = "data-napkin-hidden-grace"
         /// Kept by napkin's client for itself (never sent by the server).
-        public static let clientOwn = ["data-napkin-own", "data-napkin-busy", "data-napkin-armed"]
+        public static let clientOwn = ["data-napkin-own", "data-napkin-busy", "data-napkin-armed", "data-napkin-label"]
     }
 }

@@ -12,7 +12,7 @@
 ///
 /// napkin keeps the problem on the view controller the form posted to (see
 /// ``WebViewController/problem(for:)``), re-renders its fragment — whose
-/// ``WebViewController/form(_:key:class:returnTo:content:)`` shows the
+/// ``WebViewController/form(_:key:class:returnTo:content:)-(String,_,_,_,_)`` shows the
 /// message at the top of the form — and answers napkin's client
 /// `422 Unprocessable Entity` with the fragment's HTML, or a browser
 /// without JavaScript `303` back to the page, which shows the message.

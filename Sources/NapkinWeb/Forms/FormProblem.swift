@@ -22,7 +22,7 @@ public struct FormProblem: Sendable, Equatable {
     /// The name of the field at fault, if one is (``FormError/field``).
     public let field: String?
     /// The form key of the form that was posted (see
-    /// ``WebViewController/form(_:key:class:returnTo:content:)``), for
+    /// ``WebViewController/form(_:key:class:returnTo:content:)-(String,_,_,_,_)``), for
     /// actions with one form per item.
     public let key: String?
     /// The id of the message's element in the form: point a field's

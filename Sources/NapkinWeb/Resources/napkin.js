@@ -9,7 +9,10 @@
 //      resets the form's typed values to what the server rendered; a post
 //      the app refused (422) puts the fragment the server re-rendered with
 //      its message in place, keeping what was typed, and focuses the field
-//      at fault;
+//      at fault; while a post is on its way the form is aria-busy and its
+//      submit buttons are disabled (a double click posts once); a form
+//      marked data-napkin-validate is checked by the server as the person
+//      types, and its fields' messages filled in;
 //   3. it follows in-app links live: a click fetches the page for this tab
 //      (the server moves the tab's own napkin tree), swaps it in, and pushes
 //      the address with history.pushState; Back and Forward do the same
@@ -398,9 +401,10 @@
     // The form's own token is the freshest (a patch may have re-rendered it).
     const csrf = data.get('_csrf') || body.dataset.napkinCsrf || '';
     const back = sameOrigin(data.get('_return'));
-    const busy = (on) => { if (submitter) submitter.disabled = on; if (on) form.dataset.napkinBusy = '1'; else delete form.dataset.napkinBusy; };
+    const busy = (on) => pending(form, on);
 
     busy(true);
+    cancelValidation(form);
     let res;
     try {
       res = await fetch(form.getAttribute('action') || location.pathname, {
@@ -419,7 +423,11 @@
     try {
       if (res.status === 204) {
         // Done; the patches come over the stream. What the user typed was
-        // sent: the form shows what the server rendered again.
+        // sent: the form shows what the server rendered again. Its token
+        // was spent: the next post carries the one the server sent.
+        const next = res.headers.get('X-Napkin-Form-Token');
+        const token = next && Array.from(form.elements).find((el) => el.name === '_token');
+        if (token) token.value = next;
         resetAfterPost(form, data);
         // A form of another page (its way back is elsewhere) goes back there.
         if (back && back.pathname + back.search !== location.pathname + location.search) follow(back);
@@ -440,6 +448,132 @@
       busy(false);
     }
   }
+
+  // While a form's post is on its way: the form is aria-busy, its submit
+  // buttons are disabled (so a second click sends nothing) and show their
+  // "working" label (data-napkin-working) if they have one; afterwards each
+  // gets back its own label and state.
+  function pending(form, on) {
+    const buttons = form.querySelectorAll('button:not([type="button"]):not([type="reset"]), input[type="submit"]');
+    if (on) {
+      form.dataset.napkinBusy = '1';
+      form.setAttribute('aria-busy', 'true');
+      buttons.forEach((b) => {
+        if (b.disabled) return;                     // disabled by the app: left alone
+        b.disabled = true;
+        const working = b.dataset.napkinWorking;
+        if (!working) { b.dataset.napkinLabel = ''; return; }
+        b.dataset.napkinLabel = b.tagName === 'INPUT' ? b.value : b.textContent;
+        if (b.tagName === 'INPUT') b.value = working; else b.textContent = working;
+      });
+      return;
+    }
+    delete form.dataset.napkinBusy;
+    form.removeAttribute('aria-busy');
+    buttons.forEach((b) => {
+      if (b.dataset.napkinLabel === undefined) return;
+      const label = b.dataset.napkinLabel;
+      delete b.dataset.napkinLabel;
+      b.disabled = false;
+      if (!b.dataset.napkinWorking) return;
+      if (b.tagName === 'INPUT') b.value = label; else b.textContent = label;
+    });
+  }
+
+  // ---------------------------------------------- validation while typing
+
+  // A form marked data-napkin-validate (its value: milliseconds of quiet)
+  // is sent for a validation pass as the person types: the server runs
+  // the action's decoder and checks only, and answers 204 (nothing to say)
+  // or a verdict {field, message}, shown in the field's message element
+  // (data-napkin-message). The newest pass wins: an older one in flight is
+  // aborted, and a late answer is ignored. Only fields the person touched
+  // get a message; a submit cancels a pending pass.
+  const checks = new WeakMap();                     // form -> {timer, controller, seq, touched}
+
+  function checkState(form) {
+    let state = checks.get(form);
+    if (!state) { state = { timer: null, controller: null, seq: 0, touched: new Set() }; checks.set(form, state); }
+    return state;
+  }
+
+  function cancelValidation(form) {
+    const state = checks.get(form);
+    if (!state) return;
+    clearTimeout(state.timer);
+    state.seq += 1;
+    if (state.controller) state.controller.abort();
+    state.controller = null;
+  }
+
+  function scheduleValidation(e) {
+    const control = e.target;
+    const form = control && control.form;
+    if (!form || !form.hasAttribute('data-napkin-validate') || !control.name || control.type === 'file') return;
+    const state = checkState(form);
+    state.touched.add(control.name);
+    clearTimeout(state.timer);
+    const quiet = parseInt(form.getAttribute('data-napkin-validate'), 10);
+    state.timer = setTimeout(() => validate(form, state), quiet >= 0 ? quiet : 300);
+  }
+
+  async function validate(form, state) {
+    if (form.dataset.napkinBusy || !form.isConnected) return;
+    if (state.controller) state.controller.abort();
+    const controller = window.AbortController ? new AbortController() : null;
+    state.controller = controller;
+    const seq = ++state.seq;
+    const params = new URLSearchParams();
+    new FormData(form).forEach((value, name) => { if (typeof value === 'string') params.append(name, value); });
+    let verdict = null;
+    try {
+      const res = await fetch(form.getAttribute('action') || location.pathname, {
+        method: 'POST',
+        body: params,
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded', 'X-Napkin': '1', 'X-Napkin-Validate': '1',
+          'X-CSRF-Token': params.get('_csrf') || body.dataset.napkinCsrf || '',
+        },
+        credentials: 'same-origin',
+        redirect: 'manual',
+        signal: controller ? controller.signal : undefined,
+      });
+      if (res.status === 200) verdict = await res.json();
+      else if (res.status !== 204) return;          // no say: leave the messages be
+    } catch (_) {
+      return;                                       // aborted by a newer pass, or offline
+    }
+    if (seq !== state.seq || !form.isConnected) return;
+    state.controller = null;
+    showVerdict(form, verdict, state.touched);
+  }
+
+  // Puts a verdict's message in its field's message element and marks the
+  // field; clears the messages of the other fields the person touched.
+  // Fields not touched keep what they show (a refused post's message).
+  function showVerdict(form, verdict, touched) {
+    const field = verdict && typeof verdict.field === 'string' ? verdict.field : null;
+    const message = field && typeof verdict.message === 'string' ? verdict.message : '';
+    form.querySelectorAll('[data-napkin-message]').forEach((el) => {
+      const name = el.dataset.napkinMessage;
+      if (!touched.has(name)) return;
+      const mine = name === field;
+      if (el.textContent !== (mine ? message : '')) el.textContent = mine ? message : '';
+      el.hidden = !mine;
+      const control = Array.from(form.elements).find((c) => c.name === name && c.type !== 'hidden');
+      if (!control) return;
+      if (mine) {
+        control.setAttribute('aria-invalid', 'true');
+        control.setAttribute('aria-describedby', el.id);
+      } else if (control.getAttribute('aria-describedby') === el.id) {
+        control.removeAttribute('aria-invalid');
+        control.removeAttribute('aria-describedby');
+      }
+    });
+  }
+
+  document.addEventListener('input', scheduleValidation);
+  document.addEventListener('change', scheduleValidation);
 
   // A refused post (422): the server re-rendered the form's fragment with
   // the problem (a message at the top of the form, the field at fault

@@ -124,6 +124,8 @@ public final class WebSession: RecencyLinked {
     /// posts of one session (two logins at once) never interleave, and the
     /// second sees what the first did (a rotated id, for one).
     let actionTurns = Turns()
+    /// The form tokens this session's posts spent (so a replay runs once).
+    var formTokens = FormTokenLedger()
 
     /// The session of the request being handled: set while napkin runs a
     /// page request or a form's action, so code below the action (an

@@ -31,6 +31,12 @@ enum FragmentID {
         "\(fragmentID)-error-" + digest("\(action)\u{0}\(key ?? "")")
     }
 
+    /// The id of the control a field helper renders for field `name` of a
+    /// form of `action` (and `key`) in the fragment.
+    static func field(in fragmentID: String, action: String, key: String?, name: String) -> String {
+        "\(fragmentID)-field-" + digest("\(action)\u{0}\(key ?? "")\u{0}\(name)")
+    }
+
     /// One step of a path: its kind, and a name whose length comes first,
     /// so no name can pose as two steps (`a/b` as `a`, then `b`).
     private static func step(_ kind: String, _ name: String) -> String.UTF8View {

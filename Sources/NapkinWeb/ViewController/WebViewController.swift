@@ -24,7 +24,7 @@ import napkin
 /// ```
 ///
 /// An action refuses a post by throwing a ``FormError`` (so does a post
-/// whose fields do not decode): the action's ``form(_:key:class:returnTo:content:)``
+/// whose fields do not decode): the action's ``form(_:key:class:returnTo:content:)-(String,_,_,_,_)``
 /// then shows the message, and ``problem(for:)`` tells the body which field
 /// to mark and what was typed.
 ///
@@ -60,6 +60,10 @@ open class WebViewController: ViewControllable {
     private var actions = SmallMap<String, WebAction>()
     /// Why the last post of each action was refused, by action name.
     private var problems = SmallMap<String, FormProblem>()
+    /// The forms (action and key) whose problem a field helper showed
+    /// beside its field in this render: their form shows no message of
+    /// its own.
+    var fieldMessages: Set<String> = []
     fileprivate(set) weak var parent: WebViewController?
     /// The slot (or region name) this fragment is shown in, under `parent`.
     private var place: Place = .root
@@ -219,16 +223,52 @@ open class WebViewController: ViewControllable {
         actions[name]
     }
 
+    /// Declares `action`, whose form fields decode into its `Input` and are
+    /// checked by its `validate` before `handler` runs.
+    ///
+    /// The handler runs on the main actor; it should call the napkin's
+    /// listener (the interactor) and return. To refuse the post, it (or
+    /// what it awaits) throws a ``FormError``, as fields that do not
+    /// decode and a failed `validate` do.
+    public final func action<Input: Decodable>(_ action: FormAction<Input>, _ handler: @escaping @MainActor (Input) async throws -> Void) {
+        actions[action.name] = WebAction(
+            Input.self, validate: action.validate, whileTyping: action.validatesWhileTyping ? action.debounceMilliseconds : nil,
+            handler: handler)
+    }
+
+    /// Declares `action`, which takes no form fields.
+    public final func action(_ action: FormAction<NoFields>, _ handler: @escaping @MainActor () async throws -> Void) {
+        actions[action.name] = WebAction(handler: handler)
+    }
+
+    /// A form that posts `action` of this fragment (see
+    /// ``form(_:key:class:returnTo:content:)-(String,_,_,_,_)``).
+    public final func form<Input>(
+        _ action: FormAction<Input>,
+        key: String? = nil,
+        class className: String? = nil,
+        returnTo: String? = nil,
+        content: HTML
+    ) -> HTML {
+        form(action.name, key: key, class: className, returnTo: returnTo, content: content)
+    }
+
     /// A form that posts the action `name` of this fragment. It carries the
-    /// tab and fragment ids, the action, the session's CSRF token and the
-    /// page to come back to (`returnTo`, or the page being shown).
+    /// tab and fragment ids, the action, the session's CSRF token, the
+    /// page to come back to (`returnTo`, or the page being shown) and a
+    /// token of its own, fresh at each render, so a replayed post runs once.
     ///
     /// When the action's last post was refused (a ``FormError``), the form
     /// begins with the message, for screen readers too:
     /// `<p class="napkin-error" role="alert" id="…">Name is required.</p>`
-    /// (the id is ``FormProblem/id``). An action with one form per item
+    /// (the id is ``FormProblem/id``) — unless a field helper
+    /// (``field(_:_:label:of:key:value:checked:id:class:attributes:)-(_,_,_,String,_,_,_,_,_,_)``)
+    /// showed it beside its field. An action with one form per item
     /// gives each form its own `key` (the item's id): the message then
     /// shows only in the form that was posted.
+    ///
+    /// A form of an action that validates while typing
+    /// (``FormAction/validatesWhileTyping``) says so to napkin's client.
     public final func form(
         _ name: String,
         key: String? = nil,
@@ -239,20 +279,28 @@ open class WebViewController: ViewControllable {
         let classAttribute: HTML? = className.map { " class=\"\($0)\"" }
         let back = returnTo ?? tab?.currentPath.description ?? "/"
         let keyField: HTML? = key.map { "<input type=\"hidden\" name=\"\(WireProtocol.Field.key)\" value=\"\($0)\">" }
+        let validating: HTML? = actions[name]?.whileTyping.map { " \(raw: WireProtocol.Attribute.validate)=\"\($0)\"" }
+        let shownBeside = fieldMessages.remove(Self.formKey(name, key)) != nil
         var message: HTML?
-        if let problem = problems[name], problem.key == key {
+        if let problem = problems[name], problem.key == key, !shownBeside {
             let field: HTML? = problem.field.map { " \(raw: WireProtocol.Attribute.field)=\"\($0)\"" }
             message = "<p class=\"napkin-error\" role=\"alert\" id=\"\(problem.id)\"\(field)>\(problem.message)</p>"
         }
         return """
-            <form method="post" action="\(WebSession.actionPath)"\(classAttribute) \(raw: WireProtocol.Attribute.form)>\
+            <form method="post" action="\(WebSession.actionPath)"\(classAttribute) \(raw: WireProtocol.Attribute.form)\(validating)>\
             <input type="hidden" name="\(WireProtocol.Field.tab)" value="\(tab?.id ?? "")">\
             <input type="hidden" name="\(WireProtocol.Field.fragment)" value="\(fragmentID)">\
             <input type="hidden" name="\(WireProtocol.Field.action)" value="\(name)">\
             <input type="hidden" name="\(WireProtocol.Field.csrf)" value="\(tab?.session?.csrfToken ?? "")">\
             <input type="hidden" name="\(WireProtocol.Field.returnPath)" value="\(back)">\
+            <input type="hidden" name="\(WireProtocol.Field.formToken)" value="\(FormTokenLedger.mint())">\
             \(keyField)\(message)\(content)</form>
             """
+    }
+
+    /// How ``fieldMessages`` names the form of `action` and `key`.
+    static func formKey(_ action: String, _ key: String?) -> String {
+        "\(action)\u{0}\(key ?? "")"
     }
 
     // MARK: - Problems
@@ -277,6 +325,14 @@ open class WebViewController: ViewControllable {
     func record(_ problem: FormProblem, for name: String) {
         problems[name] = problem
         problemsChanged()
+    }
+
+    /// Forgets the renders holding the fragment's forms after a post spent
+    /// one of their tokens, so the next page shows a new one. Nothing is
+    /// patched: napkin's client is given the next token with its answer.
+    func formTokenSpent() {
+        for region in regions.values { region.cachedHTML = nil }
+        forgetRendersUpward()
     }
 
     /// Forgets a refused post of `name` after one that succeeded.
@@ -304,6 +360,7 @@ open class WebViewController: ViewControllable {
         for region in regions.values { _ = region.render() }
         regionsUsed.removeAll()
         regionCreated = false
+        fieldMessages.removeAll()
         let sharedBefore = sharedShown
         sharedShown.removeAll()
         var inner: HTML

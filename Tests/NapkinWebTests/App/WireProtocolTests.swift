@@ -28,11 +28,11 @@ struct WireProtocolTests {
     @Test("headers, form fields, cookies, query parameters and stream events: the script's names are the definition's")
     func names() throws {
         typealias W = WireProtocol
-        #expect(try Self.names("'(X-[A-Za-z-]+)'") == [W.Header.client, W.Header.tab, W.Header.eventID, W.Header.csrf])
+        #expect(try Self.names("'(X-[A-Za-z-]+)'") == [W.Header.client, W.Header.tab, W.Header.eventID, W.Header.csrf, W.Header.validate, W.Header.formToken])
         // `_self` is a link target, not a field. The script names the tab
         // field for its goodbye; a form carries its own.
         #expect(try Self.names("'(_[a-z]+)'").subtracting(["_self"])
-            == [W.Field.tab, W.Field.fragment, W.Field.action, W.Field.csrf, W.Field.returnPath, W.Field.key])
+            == [W.Field.tab, W.Field.fragment, W.Field.action, W.Field.csrf, W.Field.returnPath, W.Field.key, W.Field.formToken])
         // The one path the script knows by heart: the rest the page names.
         #expect(try Self.names("'(/_napkin/[a-z]+)'") == [WebSession.leavePath])
         // The session cookie is HttpOnly: only the server reads it.
@@ -47,8 +47,19 @@ struct WireProtocolTests {
         typealias A = WireProtocol.Attribute
         let written = try Self.names("(data-napkin-[a-z-]+)")
         let dataset = try Self.names("dataset\\.(napkin[A-Za-z]+)").map(Self.attribute(fromDataset:))
-        let defined: Set = [A.tab, A.stream, A.csrf, A.eventID, A.form, A.field, A.reload, A.hiddenGrace]
+        let defined: Set = [
+            A.tab, A.stream, A.csrf, A.eventID, A.form, A.field, A.reload, A.hiddenGrace, A.validate, A.message, A.working,
+        ]
         #expect(written.union(dataset) == defined.union(A.clientOwn))
+    }
+
+    @Test("a validation pass's verdict has the fields the script reads")
+    func validationVerdict() throws {
+        typealias Keys = WireProtocol.ValidationData.CodingKeys
+        #expect(try Self.names("verdict\\.([a-z]+)") == [Keys.field.stringValue, Keys.message.stringValue])
+        let data = try JSONEncoder().encode(WireProtocol.ValidationData(field: "name", message: "Too long."))
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: String]
+        #expect(object == [Keys.field.stringValue: "name", Keys.message.stringValue: "Too long."])
     }
 
     @Test("a patch event is named as the script listens for it, and its data has the fields the script reads")

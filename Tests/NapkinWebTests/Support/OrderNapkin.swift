@@ -21,6 +21,24 @@ struct OrderForm: Decodable {
     let quantity: Int
 }
 
+/// A note to the kitchen: a typed action whose form is built with field
+/// helpers and checked while the person types.
+struct KitchenNote: Decodable {
+    let text: String
+    let side: String
+    let urgent: Bool?
+}
+
+extension FormAction where Input == KitchenNote {
+    /// Checked on every post, and alone on a validation pass.
+    static var note: FormAction<KitchenNote> {
+        FormAction("note", validatesWhileTyping: true, debounceMilliseconds: 250) { note in
+            if note.text.isEmpty { throw FormError("Write a note.", field: "text") }
+            if note.text.count > 20 { throw FormError("Keep the note to 20 characters.", field: "text") }
+        }
+    }
+}
+
 struct RatingForm: Decodable {
     let dish: String
     let stars: Int
@@ -30,6 +48,7 @@ protocol OrderPresentableListener: AnyObject, Sendable {
     func didOrder(_ order: OrderForm) async throws
     func didRate(_ rating: RatingForm) async throws
     func didCancel() async throws
+    func didNote(_ note: KitchenNote) async throws
 }
 
 final actor OrderInteractor: PresentableInteractable, OrderPresentableListener {
@@ -57,6 +76,13 @@ final actor OrderInteractor: PresentableInteractable, OrderPresentableListener {
         await presenter.showRating("\(rating.dish): \(rating.stars)")
     }
 
+    /// Counts every note it is given, before judging it, so a test sees
+    /// whether it ran at all.
+    func didNote(_ note: KitchenNote) async throws {
+        await presenter.countNote()
+        if note.text == "burnt" { throw FormError("The kitchen is out of burnt notes.", field: "text") }
+    }
+
     func didCancel() async throws {
         guard await presenter.placed != nil else { throw FormError("There is no order to cancel.") }
         await presenter.showOrder(nil)
@@ -69,8 +95,10 @@ final class OrderPresenter {
     var attempts = 0
     var placed: String?
     var rating: String?
+    var notes = 0
 
     func countAttempt() { attempts += 1 }
+    func countNote() { notes += 1 }
     func showOrder(_ order: String?) { placed = order }
     func showRating(_ rating: String) { self.rating = rating }
 }
@@ -86,6 +114,7 @@ final class OrderViewController: WebViewController {
         action("order", as: OrderForm.self) { [weak self] order in try await self?.listener?.didOrder(order) }
         action("rate", as: RatingForm.self) { [weak self] rating in try await self?.listener?.didRate(rating) }
         action("cancel") { [weak self] in try await self?.listener?.didCancel() }
+        action(.note) { [weak self] note in try await self?.listener?.didNote(note) }
     }
 
     /// Marks the field at fault and gives back what was typed, as a view
@@ -113,7 +142,14 @@ final class OrderViewController: WebViewController {
                 <button type="submit">Order</button>
                 """))\
             \(region("cancel") { [weak self] in self?.form("cancel", content: "<button type=\"submit\">Cancel order</button>") ?? .empty })\
-            \(ratings)
+            \(ratings)\
+            <p class="notes">Notes: \(presenter.notes)</p>\
+            \(form(.note, class: "note", content: """
+                \(field("text", .textarea, label: "Note", of: .note, attributes: "maxlength=\"40\""))\
+                \(field("side", .select([.init("slaw", label: "Slaw"), .init("beans", label: "Beans")]), label: "Side", of: .note, value: "beans"))\
+                \(field("urgent", .checkbox, label: "Urgent", of: .note))\
+                \(submitButton("Send note", working: "Sending…"))
+                """))
             """
     }
 }
