@@ -29,7 +29,11 @@ struct RibHouseToastTests {
     @Test("a burst keeps at most three expiry timers in the session; closing a toast ends its timer")
     func interactorKeepsAFewTimers() async throws {
         let presenter = LaunchNapkinPresenter()
-        let interactor = LaunchNapkinInteractor(presenter: presenter, authService: BarbecueAuthService(values: SessionValues()))
+        let announcing = Announcing(
+            announcements: SharedEvents(channel: "announcements", bus: LocalBus()),
+            photos: PhotoStore(directory: NSTemporaryDirectory() + "ribhouse-toast-photos"))
+        let interactor = LaunchNapkinInteractor(
+            presenter: presenter, authService: BarbecueAuthService(values: SessionValues()), announcing: announcing)
         await interactor.activate()
         let idle = interactor.lifecycle.boundTaskCount
         for n in 1...7 {

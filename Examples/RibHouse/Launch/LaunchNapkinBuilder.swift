@@ -9,6 +9,8 @@ protocol LaunchNapkinDependency: Dependency {
     @MainActor var pitLine: SharedFragment<PitState> { get }
     @MainActor var specialsBoard: SharedFragment<[Special]> { get }
     var announcements: EventBroadcaster<Announcement> { get }
+    var sharedAnnouncements: SharedEvents<Announcement> { get }
+    var photos: PhotoStore { get }
     var diners: Presence<Diner> { get }
     @MainActor var inTheHouse: SharedFragment<[String: Diner]> { get }
 }
@@ -34,7 +36,9 @@ final class LaunchNapkinBuilder: Builder<any LaunchNapkinDependency>, @unchecked
     func build() async -> LaunchNapkinRouter {
         let component = LaunchNapkinComponent(dependency: dependency)
         let presenter = LaunchNapkinPresenter()
-        let interactor = LaunchNapkinInteractor(presenter: presenter, authService: dependency.authService)
+        let interactor = LaunchNapkinInteractor(
+            presenter: presenter, authService: dependency.authService,
+            announcing: Announcing(announcements: dependency.sharedAnnouncements, photos: dependency.photos))
         let router = LaunchNapkinRouter(
             interactor: interactor,
             viewController: LaunchNapkinViewController(presenter: presenter, listener: interactor),

@@ -1,3 +1,4 @@
+import NapkinHTTP
 import NapkinWeb
 import napkin
 
@@ -26,9 +27,12 @@ final actor LaunchNapkinInteractor:
     /// than ``Toast/limit``, however fast announcements come.
     private var toastTimers: [(id: Toast.ID, timer: Task<Void, Never>)] = []
 
-    init(presenter: LaunchNapkinPresenter, authService: any AuthService) {
+    private let announcing: Announcing
+
+    init(presenter: LaunchNapkinPresenter, authService: any AuthService, announcing: Announcing) {
         self.presenter = presenter
         self.authService = authService
+        self.announcing = announcing
     }
 
     /// Called once by the builder: the router exists only after the interactor.
@@ -75,7 +79,7 @@ final actor LaunchNapkinInteractor:
 
     func announcementsDidReceive(_ announcement: Announcement) async {
         lastToastID += 1
-        let toast = Toast(id: lastToastID, text: announcement.text)
+        let toast = Toast(id: lastToastID, text: announcement.text, photoURL: announcement.photoURL)
         await presenter.present(toast: toast)
         // Bound to the active scope: a session torn down takes its timers along.
         let timer = task { [weak self] in
@@ -96,6 +100,11 @@ final actor LaunchNapkinInteractor:
     }
 
     // MARK: - From the view
+
+    /// An announcement posted from the page, with its photo if any.
+    func didAnnounce(text: String, photo: UploadedFile?) async throws {
+        try await announcing.announce(text: text, photo: photo)
+    }
 
     func didDismissToast(id: Toast.ID) async {
         if let index = toastTimers.firstIndex(where: { $0.id == id }) {

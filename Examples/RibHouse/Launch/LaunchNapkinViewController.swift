@@ -1,3 +1,4 @@
+import NapkinHTTP
 import NapkinWeb
 import napkin
 
@@ -5,6 +6,8 @@ import napkin
 struct Toast: Sendable, Equatable, Encodable, Identifiable {
     let id: Int
     let text: String
+    /// Where the announcement's photo is served, if it has one.
+    var photoURL: String? = nil
 
     /// The most toasts a page shows at once. Anyone may announce, so a
     /// burst must not bury the page (or grow every session's state).
@@ -36,6 +39,13 @@ struct DismissToastForm: Decodable {
     var toast: String?
 }
 
+/// The fields of the announcement form.
+struct AnnounceForm: Decodable {
+    var text: String
+    /// JPEG or PNG, at most 2 MiB; a file input left empty sends none.
+    var photo: UploadedFile?
+}
+
 /// The page root: the routed child's screen in the `content` slot, then the
 /// toasts.
 final class LaunchNapkinViewController: WebViewController {
@@ -47,6 +57,9 @@ final class LaunchNapkinViewController: WebViewController {
         action("dismissToast", as: DismissToastForm.self) { form in
             guard let id = form.toast.flatMap({ Int($0) }) else { return }
             await listener.didDismissToast(id: id)
+        }
+        action("announce", as: AnnounceForm.self) { form in
+            try await listener.didAnnounce(text: form.text, photo: form.photo)
         }
     }
 
@@ -61,12 +74,22 @@ final class LaunchNapkinViewController: WebViewController {
                 <input type="hidden" name="toast" value="\(toast.id)">\
                 <button type="submit" class="toast-close" aria-label="Dismiss" aria-describedby="rh-toast-\(toast.id)">×</button>
                 """)
+            let photo: HTML? = toast.photoURL.map { "<img class=\"toast-photo\" src=\"\($0)\" alt=\"Photo sent with the announcement\">" }
             return """
-                <div class="toast"><p class="toast-text" id="rh-toast-\(toast.id)" role="status">\(toast.text)</p>\(close)</div>
+                <div class="toast"><p class="toast-text" id="rh-toast-\(toast.id)" role="status">\(toast.text)</p>\(photo)\(close)</div>
                 """
         }
+        // Anyone may announce, signed in or not; the photo is optional.
+        let announce = form("announce", class: "announce", multipart: true, content: """
+            <label for="rh-announce-text">Announcement</label>\
+            <input id="rh-announce-text" name="text" maxlength="\(Announcement.limit)" required>\
+            <label for="rh-announce-photo">Photo (JPEG or PNG, up to 2 MiB)</label>\
+            <input id="rh-announce-photo" name="photo" type="file" accept="image/jpeg,image/png">\
+            <button type="submit">Announce</button>
+            """)
         return """
             \(slot("content"))\
+            <aside class="announcing" aria-label="Announce">\(announce)</aside>\
             <div class="toasts">\(toasts)</div>
             """
     }

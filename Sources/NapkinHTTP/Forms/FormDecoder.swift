@@ -18,6 +18,13 @@ public struct FormDecoder: Sendable {
         return try decode(type, fields: fields)
     }
 
+    /// Decodes `type` from a request's form: its multipart form when it
+    /// has one (fields and files), otherwise its urlencoded body.
+    public func decode<T: Decodable>(_ type: T.Type, from request: Request) throws -> T {
+        guard let multipart = request.multipart else { return try decode(type, from: request.body) }
+        return try decode(type, fields: multipart.fields, files: multipart.files)
+    }
+
     /// Decodes `type` from a form's fields and files (a multipart post's):
     /// an ``UploadedFile`` field decodes from the file of its name.
     public func decode<T: Decodable>(

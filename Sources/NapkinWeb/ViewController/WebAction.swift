@@ -13,7 +13,7 @@ struct WebAction {
         run = { request in
             let input: Input
             do {
-                input = try FormDecoder().decode(Input.self, from: request.body)
+                input = try FormDecoder().decode(Input.self, from: request)
             } catch let error as HTTPError {
                 throw error
             } catch let error as FormError {

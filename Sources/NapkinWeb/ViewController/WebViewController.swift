@@ -228,15 +228,18 @@ open class WebViewController: ViewControllable {
     /// `<p class="napkin-error" role="alert" id="…">Name is required.</p>`
     /// (the id is ``FormProblem/id``). An action with one form per item
     /// gives each form its own `key` (the item's id): the message then
-    /// shows only in the form that was posted.
+    /// shows only in the form that was posted. A form with a file input is
+    /// `multipart`: its files reach the action as ``UploadedFile`` fields.
     public final func form(
         _ name: String,
         key: String? = nil,
         class className: String? = nil,
         returnTo: String? = nil,
+        multipart: Bool = false,
         content: HTML
     ) -> HTML {
-        let classAttribute: HTML? = className.map { " class=\"\($0)\"" }
+        var classAttribute: HTML? = className.map { " class=\"\($0)\"" }
+        if multipart { classAttribute = "\(classAttribute) enctype=\"multipart/form-data\"" }
         let back = returnTo ?? tab?.currentPath.description ?? "/"
         let keyField: HTML? = key.map { "<input type=\"hidden\" name=\"\(WireProtocol.Field.key)\" value=\"\($0)\">" }
         var message: HTML?
