@@ -37,6 +37,9 @@ public struct FileType: Sendable, Hashable {
     /// PDF: `%PDF-`.
     public static let pdf = FileType(mediaType: "application/pdf", signatures: [[(0, Array("%PDF-".utf8))]])
 
+    /// Types are equal when their media types are.
     public static func == (a: FileType, b: FileType) -> Bool { a.mediaType == b.mediaType }
+
+    /// Hashes the media type.
     public func hash(into hasher: inout Hasher) { hasher.combine(mediaType) }
 }
