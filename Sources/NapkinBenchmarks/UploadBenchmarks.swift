@@ -18,12 +18,11 @@ enum UploadBenchmarks {
         defer { try? FileManager.default.removeItem(atPath: work) }
         let file = work + "/upload.bin"
         var generator = SystemRandomNumberGenerator()
-        var bytes = [UInt8](repeating: 0, count: size)
-        for index in stride(from: 0, to: size, by: 8) {
-            withUnsafeBytes(of: generator.next() as UInt64) { bytes.replaceSubrange(index..<index + 8, with: $0) }
+        let words = [UInt64](unsafeUninitializedCapacity: size / 8) { buffer, count in
+            for index in 0..<size / 8 { buffer[index] = generator.next() }
+            count = size / 8
         }
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
-        bytes = []
+        try words.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: file)) }
 
         var router = HTTPRouter()
         router.post("/upload") { request in
@@ -35,11 +34,14 @@ enum UploadBenchmarks {
         try napkin.start()
         defer { Task { await napkin.shutdown() } }
 
-        guard let nginxPort = try startNginx(in: work + "/nginx") else {
-            print("uploads: nginx is not installed (scripts/setup --cluster); napkin alone")
+        guard let (nginx, nginxPort) = try startNginx(in: work + "/nginx") else {
+            print("uploads: nginx is not installed (scripts/setup --cluster)")
             return
         }
-        defer { stopNginx(in: work + "/nginx") }
+        defer {
+            nginx.terminate()
+            nginx.waitUntilExit()
+        }
 
         var napkinRuns: [Double] = [], nginxRuns: [Double] = [], growths: [Int] = []
         for _ in 0..<3 {
@@ -77,9 +79,10 @@ enum UploadBenchmarks {
         return seconds
     }
 
-    /// Starts nginx on a free port with a configuration of its own in
-    /// `directory`; nil when nginx is not installed.
-    static func startNginx(in directory: String) throws -> Int? {
+    /// Starts nginx in the foreground on a free port, with a configuration
+    /// of its own in `directory`, once it accepts connections; nil when nginx
+    /// is not installed.
+    static func startNginx(in directory: String) throws -> (Process, Int)? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") else { return nil }
         let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
@@ -89,7 +92,7 @@ enum UploadBenchmarks {
         let port = Int(UInt16(bigEndian: address.sin_port))
         close(probe)
         let configuration = """
-            daemon on; worker_processes 1; pid \(directory)/nginx.pid; error_log \(directory)/error.log;
+            daemon off; worker_processes 1; pid \(directory)/nginx.pid; error_log \(directory)/error.log;
             events { worker_connections 64; }
             http {
                 access_log off;
@@ -109,14 +112,27 @@ enum UploadBenchmarks {
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
         process.arguments = ["-c", directory + "/nginx.conf", "-p", directory]
         try process.run()
+        for _ in 0..<500 where process.isRunning {
+            if (try? curlStatus(["http://127.0.0.1:\(port)/"])) != nil { return (process, port) }
+            usleep(10_000)
+        }
+        process.terminate()
         process.waitUntilExit()
-        return process.terminationStatus == 0 ? port : nil
+        return nil
     }
 
-    static func stopNginx(in directory: String) {
-        guard let text = try? String(contentsOfFile: directory + "/nginx.pid", encoding: .utf8),
-              let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return }
-        kill(pid, SIGQUIT)
+    /// Whether anything answers at `arguments`' URL (any status).
+    static func curlStatus(_ arguments: [String]) throws -> Int? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}"] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let code = Int(String(decoding: data, as: UTF8.self)) ?? 0
+        return code > 0 ? code : nil
     }
 }
 

@@ -228,14 +228,27 @@ open class WebViewController: ViewControllable {
     /// `<p class="napkin-error" role="alert" id="…">Name is required.</p>`
     /// (the id is ``FormProblem/id``). An action with one form per item
     /// gives each form its own `key` (the item's id): the message then
-    /// shows only in the form that was posted. A form with a file input is
-    /// `multipart`: its files reach the action as ``UploadedFile`` fields.
+    /// shows only in the form that was posted.
     public final func form(
         _ name: String,
         key: String? = nil,
         class className: String? = nil,
         returnTo: String? = nil,
-        multipart: Bool = false,
+        content: HTML
+    ) -> HTML {
+        form(name, key: key, class: className, returnTo: returnTo, multipart: false, content: content)
+    }
+
+    /// A form as ``form(_:key:class:returnTo:content:)`` makes, posted as
+    /// `multipart/form-data` when `multipart` is true: the encoding a file
+    /// input needs, whose files reach the action as `UploadedFile` fields
+    /// (see <doc:Uploads>).
+    public final func form(
+        _ name: String,
+        key: String? = nil,
+        class className: String? = nil,
+        returnTo: String? = nil,
+        multipart: Bool,
         content: HTML
     ) -> HTML {
         var classAttribute: HTML? = className.map { " class=\"\($0)\"" }
