@@ -13,13 +13,17 @@ final class AppComponent: Component<any EmptyDependency>, SessionDependency, @un
     /// How the app's processes reach each other (this process alone by default).
     private let bus: any MessageBus
     private let leases: any LeaseStore
+    /// Where announcement photos are kept.
+    private let photoDirectory: String
 
     /// `specialsService` is main-actor state, so it is made by the caller
     /// (on the main actor) and handed in.
     init(
         specialsService: SpecialsService, pitInterval: Duration = .seconds(2),
-        bus: any MessageBus = LocalBus(), leases: any LeaseStore = LocalLeases()
+        bus: any MessageBus = LocalBus(), leases: any LeaseStore = LocalLeases(),
+        photoDirectory: String = PhotoStore.defaultDirectory
     ) {
+        self.photoDirectory = photoDirectory
         self.specialsService = specialsService
         self.pitInterval = pitInterval
         self.bus = bus
@@ -99,4 +103,10 @@ final class AppComponent: Component<any EmptyDependency>, SessionDependency, @un
     }
 
     var announcements: EventBroadcaster<Announcement> { sharedAnnouncements.broadcaster }
+
+    /// Announcement photos, in a directory the app's processes share.
+    var photos: PhotoStore { shared { PhotoStore(directory: photoDirectory) } }
+
+    /// The last few announcements heard, for `GET /api/announcements`.
+    var recentAnnouncements: RecentAnnouncements { shared { RecentAnnouncements() } }
 }

@@ -8,6 +8,7 @@ protocol SessionDependency: Dependency {
     @MainActor var specialsBoard: SharedFragment<[Special]> { get }
     var announcements: EventBroadcaster<Announcement> { get }
     var sharedAnnouncements: SharedEvents<Announcement> { get }
+    var photos: PhotoStore { get }
     var diners: Presence<Diner> { get }
     @MainActor var inTheHouse: SharedFragment<[String: Diner]> { get }
 }
@@ -33,6 +34,7 @@ final class SessionComponent: Component<any SessionDependency>, LaunchNapkinDepe
     @MainActor var specialsBoard: SharedFragment<[Special]> { dependency.specialsBoard }
     var announcements: EventBroadcaster<Announcement> { dependency.announcements }
     var sharedAnnouncements: SharedEvents<Announcement> { dependency.sharedAnnouncements }
+    var photos: PhotoStore { dependency.photos }
     var diners: Presence<Diner> { dependency.diners }
     @MainActor var inTheHouse: SharedFragment<[String: Diner]> { dependency.inTheHouse }
 }

@@ -30,6 +30,12 @@ window.fetch = function (url, init) {
   }
   return original.apply(this, arguments);
 };
+// A form with a file input posts through XHR (for its upload progress).
+const open = XMLHttpRequest.prototype.open;
+XMLHttpRequest.prototype.open = function (method, url) {
+  if (method === 'POST' && String(url).includes('/_napkin/action')) window.__posts.sent += 1;
+  return open.apply(this, arguments);
+};
 """
 
 

@@ -43,6 +43,10 @@ struct ArticleExamplesTests {
             copies: [("FormsAndValidation.swift", [1, 2, 3]), ("FormsAndValidationFields.swift", [4, 5])],
             fragments: [:]),
         Article(
+            path: "NapkinWeb/NapkinWeb.docc/Uploads.md",
+            copies: [("Uploads.swift", [1])],
+            fragments: [:]),
+        Article(
             path: "NapkinWeb/NapkinWeb.docc/Deploying.md",
             copies: [],
             fragments: [1: "an app's main.swift, with its components", 2: "NapkinRedis, which this target does not build",

@@ -26,7 +26,7 @@ struct RibHouseAnnouncementFormTests {
         let harness = try await RibHouseHarness.start(.inProcess, ticking: false)
         let guest = harness.client()
         let menu = try await guest.submit(try await guest.get("/"), button: loginButton, fields: ["name": "Ada"])
-        #expect(menu.text.contains("class=\"announce\" data-napkin-form data-napkin-validate=\"300\">"))
+        #expect(menu.text.contains("class=\"announce\" enctype=\"multipart/form-data\" data-napkin-form data-napkin-validate=\"300\">"))
         let id = try #require(menu.text.firstMatch(of: /<label for="([^"]+)">Announcement<\/label><input type="text" id="([^"]+)" name="text"/))
         #expect(id.output.1 == id.output.2)
         #expect(menu.text.contains("data-napkin-working=\"Announcing…\">Announce</button>"))

@@ -1,3 +1,4 @@
+import Foundation
 import NapkinHTTP
 import NapkinWeb
 import napkin
@@ -7,6 +8,8 @@ struct RibHouseAPI: Sendable {
     let pitService: PitService
     let announcements: SharedEvents<Announcement>
     let menu: @Sendable @MainActor () -> Menu
+    let photos: PhotoStore
+    let recent: RecentAnnouncements
     /// Anyone may announce, without signing in: ten at once per client
     /// address, then one a second.
     let announcing = RateLimiter(burst: 10, interval: .seconds(1))
@@ -19,6 +22,13 @@ struct RibHouseAPI: Sendable {
 
     /// The answer to an announcement that is not JSON.
     static let jsonOnly = "Announcements are JSON: send Content-Type: application/json."
+
+    /// One announcement as `GET /api/announcements` lists it.
+    struct Listed: Encodable {
+        let text: String
+        /// Where its photo is served, or null.
+        let photo: String?
+    }
 
     struct Accepted: Encodable {
         let accepted: Bool
@@ -36,6 +46,8 @@ struct RibHouseAPI: Sendable {
         clientAddress = { configuration.clientAddress(of: $0) }
         pitService = component.pitService
         announcements = component.sharedAnnouncements
+        photos = component.photos
+        recent = component.recentAnnouncements
         let specials = component.specialsService
         menu = { Menu(foods: User.barbecueFoods, specials: specials.specials) }
     }
@@ -50,6 +62,15 @@ struct RibHouseAPI: Sendable {
             Response(status: .ok, headers: ["Content-Type": "application/json; charset=utf-8"], body: .bytes(pitService.currentJSON))
         }
         router.get("/api/pit", pit)
+        router.get("/api/announcements") { [recent] _ in
+            try .json(recent.all.map { Listed(text: $0.text, photo: $0.photoURL) })
+        }
+        router.get("/photos/:id") { [photos] request in
+            guard let photo = photos.photo(request.parameters["id"] ?? "") else {
+                throw HTTPError(.notFound, "No such photo.")
+            }
+            return try Self.serve(photo)
+        }
         router.post("/api/announcements") { [announcements, announcing, clientAddress] request in
             if let wait = announcing.admit(clientAddress(request)) { return .tooManyRequests(retryAfter: wait) }
             // JSON only. A form-encoded, text/plain or multipart post is a
@@ -76,5 +97,21 @@ struct RibHouseAPI: Sendable {
             }
             return try .json(Accepted(accepted: true, text: announcement.text), status: .accepted)
         }
+    }
+
+    /// A photo as served: its type from its sniffed content (named by its
+    /// id), never guessed again by the browser, shown inline under no file
+    /// name at all, so nothing the uploader chose reaches the headers.
+    static func serve(_ photo: (path: String, type: String)) throws -> Response {
+        let size = (try? FileManager.default.attributesOfItem(atPath: photo.path)[.size] as? Int) ?? nil
+        guard let size, let region = FileRegion(path: photo.path, length: size) else {
+            throw HTTPError(.notFound, "No such photo.")
+        }
+        var response = Response(status: .ok, body: .file(region))
+        response.headers["Content-Type"] = photo.type
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Content-Disposition"] = "inline"
+        response.headers["Cache-Control"] = "public, max-age=86400, immutable"
+        return response
     }
 }

@@ -36,16 +36,19 @@ struct RibHouseApp {
     /// Builds the app. `publicDirectory` is where the CSS and icons are
     /// (napkin serves its own script); `pitInterval` is how often the pit
     /// moves; `bus` and `leases` connect it to its other processes (none by
-    /// default).
+    /// default); announcement photos go to `photoDirectory`, which the
+    /// processes must share.
     static func make(
         configuration: NapkinConfiguration = RibHouseApp.configuration,
         publicDirectory: String? = nil,
         pitInterval: Duration = .seconds(2),
         accessLog: Bool = true,
         bus: any MessageBus = LocalBus(),
-        leases: any LeaseStore = LocalLeases()
+        leases: any LeaseStore = LocalLeases(),
+        photoDirectory: String = PhotoStore.defaultDirectory
     ) -> RibHouseApp {
-        let component = AppComponent(specialsService: SpecialsService(), pitInterval: pitInterval, bus: bus, leases: leases)
+        let component = AppComponent(
+            specialsService: SpecialsService(), pitInterval: pitInterval, bus: bus, leases: leases, photoDirectory: photoDirectory)
         let app = NapkinApp(component: component, configuration: configuration) { component, values in
             SessionComponent(dependency: component, values: values)
         } root: { session in
@@ -63,6 +66,7 @@ struct RibHouseApp {
     /// process of them all).
     func start() async {
         await component.sharedAnnouncements.start()
+        await component.recentAnnouncements.follow(component.announcements)
         await component.diners.start()
         await followServices()
         await pitService.start()
@@ -82,6 +86,7 @@ struct RibHouseApp {
     func shutdown() async {
         await pitService.stop()
         component.sharedAnnouncements.stop()
+        component.recentAnnouncements.stop()
         await app.shutdown()
         await component.diners.stop()
     }

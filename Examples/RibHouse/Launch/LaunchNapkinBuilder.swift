@@ -10,6 +10,7 @@ protocol LaunchNapkinDependency: Dependency {
     @MainActor var specialsBoard: SharedFragment<[Special]> { get }
     var announcements: EventBroadcaster<Announcement> { get }
     var sharedAnnouncements: SharedEvents<Announcement> { get }
+    var photos: PhotoStore { get }
     var diners: Presence<Diner> { get }
     @MainActor var inTheHouse: SharedFragment<[String: Diner]> { get }
 }
@@ -24,6 +25,7 @@ final class LaunchNapkinComponent: Component<any LaunchNapkinDependency>,
     @MainActor var specialsBoard: SharedFragment<[Special]> { dependency.specialsBoard }
     var announcements: EventBroadcaster<Announcement> { dependency.announcements }
     var sharedAnnouncements: SharedEvents<Announcement> { dependency.sharedAnnouncements }
+    var photos: PhotoStore { dependency.photos }
     var diners: Presence<Diner> { dependency.diners }
     @MainActor var inTheHouse: SharedFragment<[String: Diner]> { dependency.inTheHouse }
 }

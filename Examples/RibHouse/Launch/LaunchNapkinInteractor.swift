@@ -1,3 +1,4 @@
+import NapkinHTTP
 import NapkinWeb
 import napkin
 
@@ -25,6 +26,7 @@ final actor LaunchNapkinInteractor:
     /// The expiry timer of each toast on the page, oldest first: never more
     /// than ``Toast/limit``, however fast announcements come.
     private var toastTimers: [(id: Toast.ID, timer: Task<Void, Never>)] = []
+
 
     init(presenter: LaunchNapkinPresenter, authService: any AuthService) {
         self.presenter = presenter
@@ -75,7 +77,7 @@ final actor LaunchNapkinInteractor:
 
     func announcementsDidReceive(_ announcement: Announcement) async {
         lastToastID += 1
-        let toast = Toast(id: lastToastID, text: announcement.text)
+        let toast = Toast(id: lastToastID, text: announcement.text, photoURL: announcement.photoURL)
         await presenter.present(toast: toast)
         // Bound to the active scope: a session torn down takes its timers along.
         let timer = task { [weak self] in

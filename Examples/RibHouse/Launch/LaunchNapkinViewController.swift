@@ -1,3 +1,4 @@
+import NapkinHTTP
 import NapkinWeb
 import napkin
 
@@ -5,6 +6,8 @@ import napkin
 struct Toast: Sendable, Equatable, Encodable, Identifiable {
     let id: Int
     let text: String
+    /// Where the announcement's photo is served, if it has one.
+    var photoURL: String? = nil
 
     /// The most toasts a page shows at once. Anyone may announce, so a
     /// burst must not bury the page (or grow every session's state).
@@ -61,8 +64,9 @@ final class LaunchNapkinViewController: WebViewController {
                 <input type="hidden" name="toast" value="\(toast.id)">\
                 <button type="submit" class="toast-close" aria-label="Dismiss" aria-describedby="rh-toast-\(toast.id)">×</button>
                 """)
+            let photo: HTML? = toast.photoURL.map { "<img class=\"toast-photo\" src=\"\($0)\" alt=\"Photo sent with the announcement\">" }
             return """
-                <div class="toast"><p class="toast-text" id="rh-toast-\(toast.id)" role="status">\(toast.text)</p>\(close)</div>
+                <div class="toast"><p class="toast-text" id="rh-toast-\(toast.id)" role="status">\(toast.text)</p>\(photo)\(close)</div>
                 """
         }
         return """

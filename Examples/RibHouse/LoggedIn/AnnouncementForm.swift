@@ -1,8 +1,11 @@
+import NapkinHTTP
 import NapkinWeb
 
 /// The fields of the announcement form a signed-in guest fills in.
 struct AnnouncementForm: Decodable {
     var text: String
+    /// JPEG or PNG, at most 2 MiB; a file input left empty sends none.
+    var photo: UploadedFile?
 }
 
 extension FormAction where Input == AnnouncementForm {

@@ -6,6 +6,7 @@ import napkin
 /// may make, and what its child needs.
 protocol LoggedInNapkinDependency: Dependency {
     var sharedAnnouncements: SharedEvents<Announcement> { get }
+    var photos: PhotoStore { get }
     @MainActor var pitLine: SharedFragment<PitState> { get }
     @MainActor var specialsBoard: SharedFragment<[Special]> { get }
     @MainActor var inTheHouse: SharedFragment<[String: Diner]> { get }
@@ -28,7 +29,7 @@ final class LoggedInNapkinBuilder: Builder<any LoggedInNapkinDependency>, @unche
         let component = LoggedInNapkinComponent(dependency: dependency)
         let presenter = LoggedInNapkinPresenter(user: user)
         let interactor = LoggedInNapkinInteractor(presenter: presenter, listener: listener, user: user, diners: dependency.diners,
-            announcements: dependency.sharedAnnouncements)
+            announcing: Announcing(announcements: dependency.sharedAnnouncements, photos: dependency.photos))
         return LoggedInNapkinRouter(
             interactor: interactor,
             viewController: LoggedInNapkinViewController(

@@ -1,3 +1,4 @@
+import NapkinHTTP
 import NapkinWeb
 import napkin
 
@@ -16,17 +17,17 @@ final actor LoggedInNapkinInteractor: PresentableInteractable {
     private let listener: any LoggedInNapkinListener
     private let user: User
     private let diners: Presence<Diner>
-    private let announcements: SharedEvents<Announcement>
+    private let announcing: Announcing
 
     init(
         presenter: LoggedInNapkinPresenter, listener: any LoggedInNapkinListener, user: User, diners: Presence<Diner>,
-        announcements: SharedEvents<Announcement>
+        announcing: Announcing
     ) {
         self.presenter = presenter
         self.listener = listener
         self.user = user
         self.diners = diners
-        self.announcements = announcements
+        self.announcing = announcing
     }
 
     func didBecomeActive() async {
@@ -36,15 +37,11 @@ final actor LoggedInNapkinInteractor: PresentableInteractable {
         await diners.track(user.name, Diner(name: user.name), by: self)
     }
 
-    /// Says `text` to every open browser, under the rules a posted
-    /// announcement meets; a refused one becomes the form's message.
-    func didAnnounce(_ text: String) async throws {
-        let announcement = try Announcement(formText: text)
-        do {
-            try await announcements.send(announcement)
-        } catch {
-            throw FormError("The announcement reached this server only. Try again in a moment.")
-        }
+    /// Says `text` to every open browser, with `photo` if one came, under
+    /// the rules a posted announcement meets; a refused one becomes the
+    /// form's message.
+    func didAnnounce(_ text: String, photo: UploadedFile?) async throws {
+        try await announcing.announce(text: text, photo: photo)
     }
 
     func didTapLogout() async throws {

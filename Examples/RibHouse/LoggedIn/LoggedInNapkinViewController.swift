@@ -34,7 +34,7 @@ final class LoggedInNapkinViewController: WebViewController {
         self.inTheHouse = inTheHouse
         super.init()
         action("logout") { try await listener.didTapLogout() }
-        action(.announce) { form in try await listener.didAnnounce(form.text) }
+        action(.announce) { form in try await listener.didAnnounce(form.text, photo: form.photo) }
     }
 
     override func body() -> HTML {
@@ -53,8 +53,10 @@ final class LoggedInNapkinViewController: WebViewController {
             <ol class="foods">\(foods)</ol></section>\
             \(shared(specialsBoard))\(shared(inTheHouse))\(slot("pitboard"))\
             <section class="announce" aria-labelledby="rh-announce"><h2 id="rh-announce">Tell the house</h2>\
-            \(form(.announce, class: "announce", content: """
-                \(field("text", label: "Announcement", of: .announce, attributes: "autocomplete=\"off\""))\
+            \(form(.announce, class: "announce", multipart: true, content: """
+                \(field("text", label: "Announcement", of: .announce, id: "rh-announce-text", attributes: "autocomplete=\"off\""))\
+                \(field("photo", .file, label: "Photo (JPEG or PNG, up to 2 MiB)", of: .announce, id: "rh-announce-photo",
+                    attributes: "accept=\"image/jpeg,image/png\""))\
                 \(submitButton("Announce", working: "Announcing…", class: "ink"))
                 """))</section>\
             \(form("logout", class: "logout", returnTo: Page.menu.path, content: "<button type=\"submit\" class=\"ghost\">Logout</button>"))\

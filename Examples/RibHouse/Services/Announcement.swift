@@ -5,6 +5,11 @@ import NapkinWeb
 /// open browser once and never replayed.
 struct Announcement: Sendable, Equatable, Codable {
     let text: String
+    /// The id of its photo in the ``PhotoStore``, if it has one.
+    let photo: String?
+
+    /// Where its photo is served, if it has one.
+    var photoURL: String? { photo.map { "/photos/" + $0 } }
 
     /// The longest announcement, in characters.
     static let limit = 140
@@ -17,7 +22,7 @@ struct Announcement: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case text
+        case text, photo
     }
 
     /// Read back (from another process, over the bus) under the rules a
@@ -25,16 +30,22 @@ struct Announcement: Sendable, Equatable, Codable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let text = try container.decode(String.self, forKey: .text)
+        let photo = try container.decodeIfPresent(String.self, forKey: .photo)
+        if let photo, PhotoStore.mediaType(of: photo) == nil {
+            throw DecodingError.dataCorruptedError(forKey: .photo, in: container, debugDescription: "not a photo id")
+        }
         do {
-            try self.init(validating: text)
+            try self.init(validating: text, photo: photo)
         } catch {
             throw DecodingError.dataCorruptedError(forKey: .text, in: container, debugDescription: error.description)
         }
     }
 
     /// An announcement of `text`, trimmed: 1–140 characters, something
-    /// visible among them, within ``textLimit``.
-    init(validating text: String) throws(Invalid) {
+    /// visible among them, within ``textLimit``; with the photo `photo`
+    /// (an id of the ``PhotoStore``), if any.
+    init(validating text: String, photo: String? = nil) throws(Invalid) {
+        self.photo = photo
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         switch Self.textLimit.check(trimmed) {
         case nil: self.text = trimmed

@@ -15,9 +15,26 @@ public struct FormDecoder: Sendable {
         do { fields = try URLEncoding.parseForm(body) } catch {
             throw HTTPError(.badRequest, "Malformed form: \(error.reason)")
         }
+        return try decode(type, fields: fields)
+    }
+
+    /// Decodes `type` from a request's form: its multipart form when it
+    /// has one (fields and files), otherwise its urlencoded body.
+    public func decode<T: Decodable>(_ type: T.Type, from request: Request) throws -> T {
+        guard let multipart = request.multipart else { return try decode(type, from: request.body) }
+        return try decode(type, fields: multipart.fields, files: multipart.files)
+    }
+
+    /// Decodes `type` from a form's fields and files (a multipart post's):
+    /// an ``UploadedFile`` field decodes from the file of its name.
+    public func decode<T: Decodable>(
+        _ type: T.Type, fields: [(name: String, value: String)], files: [(name: String, file: UploadedFile)] = []
+    ) throws -> T {
         var table: [String: [String]] = [:]
         for field in fields { table[field.name, default: []].append(field.value) }
-        return try T(from: FormFieldsDecoder(table: table, codingPath: []))
+        var fileTable: [String: [UploadedFile]] = [:]
+        for file in files { fileTable[file.name, default: []].append(file.file) }
+        return try T(from: FormFieldsDecoder(table: table, files: fileTable, codingPath: []))
     }
 
     /// A short, client-safe description of a decoding failure ("missing
@@ -37,11 +54,12 @@ public struct FormDecoder: Sendable {
 /// The top-level decoder: a keyed view of the form's fields.
 private struct FormFieldsDecoder: Decoder {
     let table: [String: [String]]
+    let files: [String: [UploadedFile]]
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(FormKeyedContainer<Key>(table: table, codingPath: codingPath))
+        KeyedDecodingContainer(FormKeyedContainer<Key>(table: table, files: files, codingPath: codingPath))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -55,26 +73,28 @@ private struct FormFieldsDecoder: Decoder {
 
 private struct FormKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let table: [String: [String]]
+    let files: [String: [UploadedFile]]
     let codingPath: [any CodingKey]
 
-    var allKeys: [Key] { table.keys.compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] { Set(table.keys).union(files.keys).compactMap { Key(stringValue: $0) } }
 
-    func contains(_ key: Key) -> Bool { table[key.stringValue] != nil }
+    func contains(_ key: Key) -> Bool { table[key.stringValue] != nil || files[key.stringValue] != nil }
 
-    func decodeNil(forKey key: Key) throws -> Bool { table[key.stringValue] == nil }
+    func decodeNil(forKey key: Key) throws -> Bool { !contains(key) }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
         // An unchecked checkbox is simply absent from the form.
         guard let values = table[key.stringValue] else { return false }
-        return try FieldValueDecoder(values: values, codingPath: codingPath + [key]).decodeBool()
+        return try FormFieldValueDecoder(values: values, codingPath: codingPath + [key]).decodeBool()
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let values = table[key.stringValue] ?? []
-        if values.isEmpty, !(T.self is any ExpressibleByArrayLiteral.Type) {
+        let files = files[key.stringValue] ?? []
+        if values.isEmpty, files.isEmpty, !(T.self is any ExpressibleByArrayLiteral.Type) {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "missing"))
         }
-        return try T(from: FieldValueDecoder(values: values, codingPath: codingPath + [key]))
+        return try T(from: FormFieldValueDecoder(values: values, files: files, codingPath: codingPath + [key]))
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
@@ -82,23 +102,29 @@ private struct FormKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        FieldListContainer(values: table[key.stringValue] ?? [], codingPath: codingPath + [key])
+        FieldListContainer(values: table[key.stringValue] ?? [], files: files[key.stringValue] ?? [], codingPath: codingPath + [key])
     }
 
-    func superDecoder() throws -> any Decoder { FormFieldsDecoder(table: table, codingPath: codingPath) }
-    func superDecoder(forKey key: Key) throws -> any Decoder { FormFieldsDecoder(table: table, codingPath: codingPath + [key]) }
+    func superDecoder() throws -> any Decoder { FormFieldsDecoder(table: table, files: files, codingPath: codingPath) }
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        FormFieldsDecoder(table: table, files: files, codingPath: codingPath + [key])
+    }
 }
 
-/// Decodes one field: its last value as a scalar, or all its values as a list.
-private struct FieldValueDecoder: Decoder, SingleValueDecodingContainer {
+/// Decodes one field: its last value as a scalar, or all its values as a
+/// list; its files, when it is a file field (see ``UploadedFile``).
+struct FormFieldValueDecoder: Decoder, SingleValueDecodingContainer {
     let values: [String]
+    var files: [UploadedFile] = []
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         throw DecodingError.typeMismatch([String: Any].self, .init(codingPath: codingPath, debugDescription: "nested objects are not supported in forms"))
     }
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { FieldListContainer(values: values, codingPath: codingPath) }
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        FieldListContainer(values: values, files: files, codingPath: codingPath)
+    }
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
     private var text: String { values.last ?? "" }
@@ -107,7 +133,7 @@ private struct FieldValueDecoder: Decoder, SingleValueDecodingContainer {
         .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "cannot read '\(text)' as \(type)"))
     }
 
-    func decodeNil() -> Bool { values.isEmpty }
+    func decodeNil() -> Bool { values.isEmpty && files.isEmpty }
 
     func decodeBool() throws -> Bool {
         switch text.lowercased() {
@@ -136,18 +162,21 @@ private struct FieldValueDecoder: Decoder, SingleValueDecodingContainer {
     }
 }
 
+/// A field's values as a list: its files when it has only files.
 private struct FieldListContainer: UnkeyedDecodingContainer {
     let values: [String]
+    let files: [UploadedFile]
     let codingPath: [any CodingKey]
     var currentIndex = 0
 
-    init(values: [String], codingPath: [any CodingKey]) {
+    init(values: [String], files: [UploadedFile] = [], codingPath: [any CodingKey]) {
         self.values = values
+        self.files = values.isEmpty ? files : []
         self.codingPath = codingPath
     }
 
-    var count: Int? { values.count }
-    var isAtEnd: Bool { currentIndex >= values.count }
+    var count: Int? { values.isEmpty ? files.count : values.count }
+    var isAtEnd: Bool { currentIndex >= count! }
 
     mutating func decodeNil() throws -> Bool { false }
 
@@ -155,7 +184,10 @@ private struct FieldListContainer: UnkeyedDecodingContainer {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(type, .init(codingPath: codingPath, debugDescription: "no more values"))
         }
-        let value = try FieldValueDecoder(values: [values[currentIndex]], codingPath: codingPath).decode(type)
+        let value =
+            values.isEmpty
+            ? try FormFieldValueDecoder(values: [], files: [files[currentIndex]], codingPath: codingPath).decode(type)
+            : try FormFieldValueDecoder(values: [values[currentIndex]], codingPath: codingPath).decode(type)
         currentIndex += 1
         return value
     }
@@ -166,7 +198,7 @@ private struct FieldListContainer: UnkeyedDecodingContainer {
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         throw DecodingError.typeMismatch([Any].self, .init(codingPath: codingPath, debugDescription: "nested lists are not supported in forms"))
     }
-    mutating func superDecoder() throws -> any Decoder { FieldValueDecoder(values: values, codingPath: codingPath) }
+    mutating func superDecoder() throws -> any Decoder { FormFieldValueDecoder(values: values, files: files, codingPath: codingPath) }
 }
 
 private extension String {

@@ -8,12 +8,21 @@ extension Request {
         return type[...].trimmingSpaces.lowercased()
     }
 
-    /// Decodes the body by its `Content-Type`: urlencoded forms with ``FormDecoder``, or JSON.
+    /// Decodes the body by its `Content-Type`: urlencoded and multipart
+    /// forms with ``FormDecoder`` (a multipart form's files as
+    /// ``UploadedFile`` fields), or JSON.
     ///
     /// Throws ``HTTPError`` so that a handler can simply `try` it: `415` for any other
     /// type, `400` with a short reason for a body that does not decode.
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {
         switch mediaType {
+        case "multipart/form-data":
+            guard let multipart else { throw Self.multipartUnread }
+            do { return try FormDecoder().decode(type, fields: multipart.fields, files: multipart.files) } catch let error as HTTPError {
+                throw error
+            } catch {
+                throw HTTPError(.badRequest, "Malformed form: \(FormDecoder.shortReason(error))")
+            }
         case "application/x-www-form-urlencoded":
             do { return try FormDecoder().decode(type, from: body) } catch let error as HTTPError { throw error } catch {
                 throw HTTPError(.badRequest, "Malformed form: \(FormDecoder.shortReason(error))")
@@ -27,9 +36,19 @@ extension Request {
         }
     }
 
-    /// The fields of an urlencoded body, in order (repeated names repeat).
+    /// A multipart post that did not come through napkin's server, which
+    /// is what reads multipart bodies.
+    private static var multipartUnread: HTTPError {
+        HTTPError(.unsupportedMediaType, "Unsupported Media Type: a multipart body must come through the server")
+    }
+
+    /// The fields of an urlencoded or multipart body, in order (repeated names repeat).
     /// Throws `415` when the body is not a form and `400` when it is malformed.
     public func formFields() throws -> [(name: String, value: String)] {
+        if mediaType == "multipart/form-data" {
+            guard let multipart else { throw Self.multipartUnread }
+            return multipart.fields
+        }
         guard mediaType == "application/x-www-form-urlencoded" else {
             throw HTTPError(.unsupportedMediaType, "Unsupported Media Type: expected a form")
         }

@@ -16,6 +16,10 @@ public struct Request: Sendable {
     public var headers: HTTPHeaders
     /// The request body, never longer than the server's `maxRequestBodySize`.
     public var body: [UInt8]
+    /// A `multipart/form-data` body, as the server received it: its text
+    /// fields, and its files already in temporary files that are removed
+    /// when the request ends. ``body`` is then empty.
+    public var multipart: MultipartForm?
     /// The client address as `host:port`, when known.
     public var peer: String?
     /// Route parameters filled by ``HTTPRouter``; a trailing wildcard's match is under `"*"`.

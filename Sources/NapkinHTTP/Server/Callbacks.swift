@@ -34,6 +34,10 @@ enum Callbacks {
             s.phase = .delivered
             core.releaseBody(&s)
             s.body = []
+            // However the request ended (answered, failed, client gone),
+            // its uploaded files go with it.
+            s.spool?.removeFiles()
+            s.spool = nil
             return (s.pump, s.handedOff)
         }
         pump?.close()
@@ -100,7 +104,12 @@ enum Callbacks {
                 ResponseWriter.sendDirectly(core.finished(serverAnswer: refusal.response, to: request), on: connection)
                 return MHDResult.no
             }
-            if let length = Callbacks.header(connection, "Content-Length").flatMap(Int.init) {
+            let length = Callbacks.header(connection, "Content-Length").flatMap(Int.init)
+            if let type = Callbacks.header(connection, "Content-Type"), let boundary = MultipartParser.boundary(ofContentType: type) {
+                Callbacks.beginUpload(boundary: boundary, length: length, connection: connection, context: context, core: core, method: method)
+                return MHDResult.yes
+            }
+            if let length {
                 if length > core.maxBodySize {
                     context.state.withLock { $0.tooLarge = true }
                     Callbacks.answer(Callbacks.tooLarge(core), on: connection, context: context, core: core, method: method)
@@ -118,9 +127,13 @@ enum Callbacks {
         // bodies still arriving; past either, discard and answer at the end.
         if size > 0, let uploadData {
             let keepGoing = context.state.withLock { s -> Bool in
-                if s.tooLarge || s.overBudget {
+                if s.tooLarge || s.overBudget || s.spool?.refusal != nil {
                     s.discarded += size
                     return s.discarded <= 16 * core.maxBodySize
+                }
+                if s.spool != nil {
+                    Callbacks.spool(UnsafeRawBufferPointer(start: uploadData, count: size), in: &s, core: core)
+                    return true
                 }
                 if s.body.count + size > core.maxBodySize {
                     s.tooLarge = true
@@ -142,19 +155,25 @@ enum Callbacks {
         }
 
         // Final call.
-        let (tooLarge, overBudget, phase, body) = context.state.withLock { s -> (Bool, Bool, RequestContext.Phase, [UInt8]) in
+        let (tooLarge, overBudget, phase, body, upload) = context.state.withLock {
+            s -> (Bool, Bool, RequestContext.Phase, [UInt8], Result<MultipartForm, HTTPError>?) in
             let body = s.body
             s.body = []
             // The body is the handler's now: it no longer counts as arriving.
             core.releaseBody(&s)
-            return (s.tooLarge, s.overBudget, s.phase, body)
+            return (s.tooLarge, s.overBudget, s.phase, body, s.spool?.finish())
         }
         if phase == .delivered { return MHDResult.yes }
         if tooLarge || overBudget {
             Callbacks.answer(tooLarge ? Callbacks.tooLarge(core) : Callbacks.busy, on: connection, context: context, core: core, method: method)
             return MHDResult.yes
         }
-        let request = Callbacks.makeRequest(connection, context: context, method: Callbacks.method(method), body: body)
+        if case .failure(let refusal) = upload {
+            Callbacks.answer(Callbacks.refused(refusal), on: connection, context: context, core: core, method: method)
+            return MHDResult.yes
+        }
+        var request = Callbacks.makeRequest(connection, context: context, method: Callbacks.method(method), body: body)
+        if case .success(let form) = upload { request.multipart = form }
         let isHead = request.method == .head
         if core.stopping.load(ordering: .sequentiallyConsistent) {
             return Callbacks.unavailable(request, on: connection, context: context, core: core)
@@ -234,6 +253,46 @@ enum Callbacks {
     ) {
         context.state.withLock { $0.phase = .delivered }
         ResponseWriter.queue(core.finished(serverAnswer: answer, to: request), on: connection, context: context, core: core)
+    }
+
+    /// Starts a `multipart/form-data` body: refused at once when its
+    /// announced length is past the upload limit, otherwise spooled as it
+    /// arrives (see ``UploadSpool``).
+    private static func beginUpload(
+        boundary: String, length: Int?, connection: OpaquePointer, context: RequestContext, core: ServerCore,
+        method: UnsafePointer<CChar>?
+    ) {
+        if let length, length > core.uploads.maxRequestBytes {
+            context.state.withLock { $0.tooLarge = true }
+            let refusal = HTTPError(.payloadTooLarge, "Payload Too Large: the most an upload may bring is \(core.uploads.maxRequestBytes) bytes")
+            Callbacks.answer(Callbacks.refused(refusal), on: connection, context: context, core: core, method: method)
+            return
+        }
+        do {
+            let spool = try UploadSpool(boundary: boundary, limits: core.uploads, maxFieldBytes: core.maxBodySize, disk: core.uploadDisk)
+            context.state.withLock { $0.spool = spool }
+        } catch {
+            context.state.withLock { $0.tooLarge = true }
+            Callbacks.answer(Callbacks.refused(error), on: connection, context: context, core: core, method: method)
+        }
+    }
+
+    /// Feeds a piece of a multipart body to its spool, and keeps what the
+    /// spool holds in memory (its text fields) within the body budget.
+    private static func spool(_ bytes: UnsafeRawBufferPointer, in s: inout RequestContext.State, core: ServerCore) {
+        guard s.spool?.take(bytes) == true, let held = s.spool?.heldBytes, held > s.reserved else { return }
+        if !core.reserveBody(held - s.reserved, in: &s) {
+            s.spool?.refuse(HTTPError(.serviceUnavailable, "too many uploads in progress"))
+        }
+    }
+
+    /// The answer to a refused multipart body, on a connection then closed
+    /// (the rest of the body is not read); a `503` asks to retry.
+    private static func refused(_ refusal: HTTPError) -> Response {
+        if refusal.status == .serviceUnavailable { return busy }
+        var response = Response.text(refusal.message, status: refusal.status)
+        response.headers["Connection"] = "close"
+        return response
     }
 
     static func tooLarge(_ core: ServerCore) -> Response {

@@ -77,7 +77,8 @@ public final class HTTPServer: Sendable {
                 bodyBudget: configuration.maxBufferedBodyBytes, connectionLimit: limit,
                 perIPConnectionLimit: configuration.perIPConnectionLimit,
                 connectionMemoryLimit: HTTPServer.memoryLimit(configuration),
-                headTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.connectionTimeout, log: log)
+                headTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.connectionTimeout,
+                uploads: configuration.uploads, log: log)
             let cls = Unmanaged.passRetained(core).toOpaque()
             var daemons: [OpaquePointer] = []
             var wakeups: [Wakeup] = []

@@ -31,6 +31,9 @@ final class RequestContext: Sendable {
         var phase = Phase.receiving
         var ready: Response?
         var pump: BodyPump?
+        /// A multipart body's parts: its files belong to the request until
+        /// the completed callback removes them.
+        var spool: UploadSpool?
         var isHead = false
         /// Handed to a handler's task (and so in the server's registry).
         var handedOff = false

@@ -48,6 +48,11 @@ public struct ServerConfiguration: Sendable {
     /// discarded and answered 503 with `Retry-After`, so slow uploads cannot
     /// fill memory (each may hold up to ``maxRequestBodySize``).
     public var maxBufferedBodyBytes: Int
+    /// What a `multipart/form-data` post may bring: its files go to
+    /// temporary files as they arrive (never held whole in memory), its
+    /// text fields count against ``maxRequestBodySize`` and
+    /// ``maxBufferedBodyBytes`` like any body.
+    public var uploads: UploadLimits
     /// How often freed memory is handed back to the operating system (glibc's
     /// `malloc_trim`, and a purge of jemalloc's arenas in a process that links
     /// it), so the process comes back down after a burst; `nil` never.
@@ -68,7 +73,8 @@ public struct ServerConfiguration: Sendable {
         maxRequestBodySize: Int = 1 << 20,
         maxBufferedBodyBytes: Int = 64 << 20,
         shutdownGracePeriod: Duration = .seconds(10),
-        memoryTrimInterval: Duration? = .seconds(5)
+        memoryTrimInterval: Duration? = .seconds(5),
+        uploads: UploadLimits = UploadLimits()
     ) {
         self.host = host
         self.port = port
@@ -82,5 +88,6 @@ public struct ServerConfiguration: Sendable {
         self.maxBufferedBodyBytes = maxBufferedBodyBytes
         self.shutdownGracePeriod = shutdownGracePeriod
         self.memoryTrimInterval = memoryTrimInterval
+        self.uploads = uploads
     }
 }

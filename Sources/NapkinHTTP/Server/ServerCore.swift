@@ -17,6 +17,10 @@ final class ServerCore: Sendable {
     let bodyBudget: Int
     /// Bytes of request bodies held right now, still arriving.
     let bufferedBodyBytes = Atomic<Int>(0)
+    /// What a multipart post may bring.
+    let uploads: UploadLimits
+    /// Bytes of uploaded files on disk, over all requests, against `uploads.maxSpooledBytes`.
+    let uploadDisk: ByteBudget
 
     private struct Live {
         /// Requests handed to a handler's task: the ones shutdown may have to answer.
@@ -59,7 +63,7 @@ final class ServerCore: Sendable {
     init(
         responder: any HTTPResponder, maxBodySize: Int, bodyBudget: Int = .max, connectionLimit: Int = .max,
         perIPConnectionLimit: Int = 0, connectionMemoryLimit: Int = 8 * 1024, headTimeout: Duration = .seconds(10),
-        idleTimeout: Duration = .seconds(30),
+        idleTimeout: Duration = .seconds(30), uploads: UploadLimits = UploadLimits(),
         log: @escaping @Sendable (String) -> Void
     ) {
         // Each table may hold a quarter of the connections, so together
@@ -74,6 +78,8 @@ final class ServerCore: Sendable {
         self.responder = responder
         self.maxBodySize = maxBodySize
         self.bodyBudget = bodyBudget
+        self.uploads = uploads
+        uploadDisk = ByteBudget(limit: uploads.maxSpooledBytes)
         self.connectionLimit = connectionLimit
         self.log = log
     }

@@ -392,6 +392,50 @@
     form.submit();
   }
 
+  // Whether a form sends files: URLSearchParams would drop them.
+  function hasFiles(form) {
+    return form.enctype === 'multipart/form-data' || !!form.querySelector('input[type="file"]');
+  }
+
+  // Posts a form with files as multipart (XHR, whose upload reports
+  // progress, which fetch does not), showing how much was sent in a
+  // <progress> at the end of the form and as --napkin-upload (0 to 1) on
+  // it. Resolves to a Response as fetch would; a redirect the browser
+  // followed counts as the opaque redirect fetch would have returned.
+  function upload(form, url, data, csrf) {
+    const bar = Object.assign(document.createElement('progress'), { max: 1, value: 0, className: 'napkin-progress' });
+    bar.setAttribute('aria-label', 'Upload progress');
+    form.appendChild(bar);
+    const done = () => { bar.remove(); form.style.removeProperty('--napkin-upload'); };
+    return new Promise((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', url);
+      xhr.setRequestHeader('X-Napkin', '1');
+      xhr.setRequestHeader('X-CSRF-Token', csrf);
+      xhr.upload.onprogress = (e) => {
+        if (!e.lengthComputable) { bar.removeAttribute('value'); return; }
+        bar.value = e.loaded / e.total;
+        form.style.setProperty('--napkin-upload', String(bar.value));
+      };
+      xhr.onerror = xhr.onabort = () => { done(); reject(new Error('upload failed')); };
+      xhr.onload = () => {
+        done();
+        const headers = new Headers();
+        xhr.getAllResponseHeaders().trim().split(/[\r\n]+/).forEach((line) => {
+          const at = line.indexOf(':');
+          if (at > 0) headers.append(line.slice(0, at).trim(), line.slice(at + 1).trim());
+        });
+        const empty = xhr.status === 204 || xhr.status === 304;
+        const res = new Response(empty ? null : xhr.responseText, { status: xhr.status, headers });
+        if (xhr.responseURL && new URL(xhr.responseURL).href !== new URL(url, location.href).href) {
+          Object.defineProperty(res, 'type', { value: 'opaqueredirect' });
+        }
+        resolve(res);
+      };
+      xhr.send(data);
+    });
+  }
+
   async function submit(form, submitter) {
     let data;
     try { data = new FormData(form, submitter || undefined); } catch (_) {
@@ -407,7 +451,8 @@
     cancelValidation(form);
     let res;
     try {
-      res = await fetch(form.getAttribute('action') || location.pathname, {
+      const url = form.getAttribute('action') || location.pathname;
+      res = hasFiles(form) ? await upload(form, url, data, csrf) : await fetch(url, {
         method: 'POST',
         body: new URLSearchParams(data),
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Napkin': '1', 'X-CSRF-Token': csrf },

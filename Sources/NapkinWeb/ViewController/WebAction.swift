@@ -38,7 +38,7 @@ struct WebAction {
 
     private static func decode<Input: Decodable>(_ type: Input.Type, from request: Request) throws -> Input {
         do {
-            return try FormDecoder().decode(Input.self, from: request.body)
+            return try FormDecoder().decode(Input.self, from: request)
         } catch let error as HTTPError {
             throw error
         } catch let error as FormError {

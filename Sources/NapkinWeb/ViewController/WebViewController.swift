@@ -242,15 +242,18 @@ open class WebViewController: ViewControllable {
     }
 
     /// A form that posts `action` of this fragment (see
-    /// ``form(_:key:class:returnTo:content:)-(String,_,_,_,_)``).
+    /// ``form(_:key:class:returnTo:content:)-(String,_,_,_,_)``), as
+    /// `multipart/form-data` when `multipart` is true (a form with a file
+    /// input; see <doc:Uploads>).
     public final func form<Input>(
         _ action: FormAction<Input>,
         key: String? = nil,
         class className: String? = nil,
         returnTo: String? = nil,
+        multipart: Bool = false,
         content: HTML
     ) -> HTML {
-        form(action.name, key: key, class: className, returnTo: returnTo, content: content)
+        form(action.name, key: key, class: className, returnTo: returnTo, multipart: multipart, content: content)
     }
 
     /// A form that posts the action `name` of this fragment. It carries the
@@ -276,7 +279,23 @@ open class WebViewController: ViewControllable {
         returnTo: String? = nil,
         content: HTML
     ) -> HTML {
-        let classAttribute: HTML? = className.map { " class=\"\($0)\"" }
+        form(name, key: key, class: className, returnTo: returnTo, multipart: false, content: content)
+    }
+
+    /// A form as ``form(_:key:class:returnTo:content:)`` makes, posted as
+    /// `multipart/form-data` when `multipart` is true: the encoding a file
+    /// input needs, whose files reach the action as `UploadedFile` fields
+    /// (see <doc:Uploads>).
+    public final func form(
+        _ name: String,
+        key: String? = nil,
+        class className: String? = nil,
+        returnTo: String? = nil,
+        multipart: Bool,
+        content: HTML
+    ) -> HTML {
+        var classAttribute: HTML? = className.map { " class=\"\($0)\"" }
+        if multipart { classAttribute = "\(classAttribute) enctype=\"multipart/form-data\"" }
         let back = returnTo ?? tab?.currentPath.description ?? "/"
         let keyField: HTML? = key.map { "<input type=\"hidden\" name=\"\(WireProtocol.Field.key)\" value=\"\($0)\">" }
         let validating: HTML? = actions[name]?.whileTyping.map { " \(raw: WireProtocol.Attribute.validate)=\"\($0)\"" }

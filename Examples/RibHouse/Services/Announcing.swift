@@ -1,0 +1,33 @@
+import NapkinHTTP
+import NapkinWeb
+import napkin
+
+/// Sends an announcement posted from a page, with its photo kept in the
+/// ``PhotoStore``: checked first, then heard by every process.
+struct Announcing: Sendable {
+    let announcements: SharedEvents<Announcement>
+    let photos: PhotoStore
+
+    /// Announces `text` with `photo`; a broken rule is a ``FormError`` the
+    /// page shows by the form.
+    func announce(text: String, photo: UploadedFile?) async throws {
+        let checked: Announcement
+        do throws(Announcement.Invalid) {
+            checked = try Announcement(validating: text)
+        } catch {
+            throw FormError(error.description, field: "text")
+        }
+        var id: String?
+        if let photo {
+            do { id = try photos.keep(photo) } catch let error as PhotoStore.Invalid {
+                throw FormError(error.description, field: "photo")
+            }
+        }
+        let announcement = try Announcement(validating: checked.text, photo: id)
+        do {
+            try await announcements.send(announcement)
+        } catch {
+            throw FormError("The announcement reached this server only. Try again in a moment.")
+        }
+    }
+}

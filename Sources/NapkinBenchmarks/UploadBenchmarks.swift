@@ -1,0 +1,178 @@
+import Foundation
+import NapkinHTTP
+import Synchronization
+
+/// The uploads suite: a 100 MiB file posted by `curl` as `multipart/form-data`
+/// to a NapkinHTTP server whose route decodes it as an `UploadedFile` (its
+/// limits raised to fit, the rest default), against the same bytes `PUT` by
+/// `curl` to nginx, which writes the body to a file (its WebDAV module, with
+/// `client_body_in_file_only`), on the same machine in the same run. Reports
+/// throughput and how much napkin's resident memory grows during its upload.
+enum UploadBenchmarks {
+    static let size = 100 << 20
+
+    static func run() async throws {
+        let work = NSTemporaryDirectory() + "napkin-upload-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: work + "/nginx/dav", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: work + "/nginx/body", withIntermediateDirectories: true)
+        // nginx's worker may run as another user (`nobody` under root): it writes here.
+        for directory in ["/nginx/dav", "/nginx/body"] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: work + directory)
+        }
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let file = work + "/upload.bin"
+        var generator = SystemRandomNumberGenerator()
+        let words = [UInt64](unsafeUninitializedCapacity: size / 8) { buffer, count in
+            for index in 0..<size / 8 { buffer[index] = generator.next() }
+            count = size / 8
+        }
+        try words.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: file)) }
+
+        var router = HTTPRouter()
+        router.post("/upload") { request in
+            struct Posted: Decodable { var file: UploadedFile }
+            return .text(String(try request.decode(Posted.self).file.size))
+        }
+        let limits = UploadLimits(maxFileBytes: 2 * size, maxRequestBytes: 2 * size, directory: work)
+        // The default per-connection pool (8 KiB) bounds each read of the
+        // body; a larger one reads more per call.
+        let pools = [ServerConfiguration().connectionMemoryLimit, 64 * 1024]
+        let servers = pools.map { pool in
+            HTTPServer(configuration: ServerConfiguration(connectionMemoryLimit: pool, uploads: limits), responder: router)
+        }
+        for server in servers { try server.start() }
+        defer { Task { for server in servers { await server.shutdown() } } }
+
+        guard let (nginx, nginxPort) = try startNginx(in: work + "/nginx") else {
+            print("uploads: nginx is not installed (scripts/setup --bench)")
+            return
+        }
+        defer {
+            nginx.terminate()
+            nginx.waitUntilExit()
+        }
+
+        var napkinRuns = pools.map { _ in [Double]() }, nginxRuns: [Double] = [], growths = pools.map { _ in [Int]() }
+        for _ in 0..<3 {
+            for (index, server) in servers.enumerated() {
+                let before = HTTPBenchmarks.residentBytes()
+                let peak = PeakResident()
+                let seconds = try curl(["-F", "file=@\(file);type=application/octet-stream", "http://127.0.0.1:\(server.port)/upload"])
+                growths[index].append(peak.stop() - before)
+                napkinRuns[index].append(seconds)
+            }
+            nginxRuns.append(try curl(["-T", file, "http://127.0.0.1:\(nginxPort)/dav/upload.bin"]))
+        }
+        let mib = Double(size) / Double(1 << 20)
+        let nginxBest = mib / nginxRuns.min()!
+        var table = Table("A 100 MiB upload with curl, to a file: napkin (multipart, UploadedFile) vs nginx (PUT, client_body_in_file_only), best of 3 alternating",
+                          columns: ["server", "MiB/s", "ratio", "target", "RSS growth, MiB (most of 3)", "target"])
+        table.add("nginx", String(format: "%.0f", nginxBest), "", "", "", "")
+        for (index, pool) in pools.enumerated() {
+            let best = mib / napkinRuns[index].min()!
+            table.add("napkin, \(pool / 1024) KiB connection pool", String(format: "%.0f", best), String(format: "%.2f", best / nginxBest),
+                      "≥ 0.80", String(format: "%.2f", Double(growths[index].max()!) / Double(1 << 20)), "< 2")
+        }
+        table.print()
+    }
+
+    /// Runs `curl` with `arguments` and answers the transfer's seconds.
+    static func curl(_ arguments: [String]) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-sS", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "-H", "Expect:"] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let fields = String(decoding: data, as: UTF8.self).split(separator: " ")
+        guard fields.count == 2, let code = Int(fields[0]), (200..<300).contains(code), let seconds = Double(fields[1]) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "curl answered \(fields)"])
+        }
+        return seconds
+    }
+
+    /// Starts nginx in the foreground on a free port, with a configuration
+    /// of its own in `directory`, once it accepts connections; nil when nginx
+    /// is not installed.
+    static func startNginx(in directory: String) throws -> (Process, Int)? {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") else { return nil }
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &length) } }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        close(probe)
+        let configuration = """
+            daemon off; worker_processes 1; pid \(directory)/nginx.pid; error_log \(directory)/error.log;
+            events { worker_connections 64; }
+            http {
+                access_log off;
+                client_body_temp_path \(directory)/body;
+                proxy_temp_path \(directory)/body; fastcgi_temp_path \(directory)/body;
+                uwsgi_temp_path \(directory)/body; scgi_temp_path \(directory)/body;
+                server {
+                    listen 127.0.0.1:\(port);
+                    client_max_body_size 256m;
+                    client_body_in_file_only clean;
+                    location /dav/ { root \(directory); dav_methods PUT; create_full_put_path on; }
+                }
+            }
+            """
+        try configuration.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        process.arguments = ["-c", directory + "/nginx.conf", "-p", directory]
+        try process.run()
+        for _ in 0..<500 where process.isRunning {
+            if (try? curlStatus(["http://127.0.0.1:\(port)/"])) != nil { return (process, port) }
+            usleep(10_000)
+        }
+        process.terminate()
+        process.waitUntilExit()
+        return nil
+    }
+
+    /// Whether anything answers at `arguments`' URL (any status).
+    static func curlStatus(_ arguments: [String]) throws -> Int? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}"] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let code = Int(String(decoding: data, as: UTF8.self)) ?? 0
+        return code > 0 ? code : nil
+    }
+}
+
+/// The most resident memory seen, sampled every 2 ms on a thread of its own
+/// until ``stop()``.
+final class PeakResident: Sendable {
+    private let peak = Atomic<Int>(0)
+    private let running = Atomic<Bool>(true)
+    private let done = DispatchSemaphore(value: 0)
+
+    init() {
+        peak.store(HTTPBenchmarks.residentBytes(), ordering: .relaxed)
+        Thread.detachNewThread { [self] in
+            while running.load(ordering: .relaxed) {
+                let now = HTTPBenchmarks.residentBytes()
+                if now > peak.load(ordering: .relaxed) { peak.store(now, ordering: .relaxed) }
+                usleep(2000)
+            }
+            done.signal()
+        }
+    }
+
+    /// Stops sampling; the peak.
+    func stop() -> Int {
+        running.store(false, ordering: .relaxed)
+        done.wait()
+        return peak.load(ordering: .relaxed)
+    }
+}

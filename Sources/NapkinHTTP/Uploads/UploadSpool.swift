@@ -1,0 +1,188 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One request's `multipart/form-data` body on its way in: the parser's
+/// events become text fields (in memory, bounded) and temporary files
+/// (written as their bytes arrive). The request owns the files: whoever ends
+/// the request calls ``removeFiles()``.
+struct UploadSpool: Sendable {
+    private enum Part {
+        case field(name: String, value: [UInt8])
+        case file(head: MultipartPartHead, descriptor: Int32, path: String, size: Int, leading: [UInt8])
+        /// A file input left empty: no name, no bytes.
+        case skipped
+    }
+
+    /// Nil only while it parses (so that its events can change the rest).
+    private var parser: MultipartParser?
+    let limits: UploadLimits
+    /// The most bytes of text fields, together.
+    let maxFieldBytes: Int
+    /// Bytes on disk, counted against this budget.
+    private let disk: ByteBudget
+    private var current: Part?
+    private(set) var form = MultipartForm()
+    /// Every temporary file made, kept or not, to remove at the end.
+    private var paths: [String] = []
+    private var parts = 0
+    private var received = 0
+    private(set) var fieldBytes = 0
+    private var diskReserved = 0
+    /// Why the body was refused, once it was; nothing more is kept after.
+    private(set) var refusal: HTTPError?
+
+    /// A spool for a body whose boundary is `boundary`; throws `400` for a bad boundary.
+    init(boundary: String, limits: UploadLimits, maxFieldBytes: Int, disk: ByteBudget) throws(HTTPError) {
+        do { parser = try MultipartParser(boundary: boundary, maxHeadBytes: limits.maxPartHeadBytes) } catch {
+            throw HTTPError(.badRequest, "Malformed multipart body: \(error.reason)")
+        }
+        self.limits = limits
+        self.maxFieldBytes = maxFieldBytes
+        self.disk = disk
+    }
+
+    /// Bytes this body holds in memory now: its text fields.
+    var heldBytes: Int { fieldBytes }
+
+    /// Takes the next piece of the body; whether it is still accepted (once
+    /// refused, its files are already gone and ``refusal`` says why).
+    mutating func take(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard refusal == nil else { return false }
+        received += bytes.count
+        guard received <= limits.maxRequestBytes else {
+            return refuse(HTTPError(.payloadTooLarge, "Payload Too Large: the most an upload may bring is \(limits.maxRequestBytes) bytes"))
+        }
+        guard var parser else { return false }
+        self.parser = nil
+        defer { self.parser = parser }
+        do {
+            try parser.feed(bytes) { event in try self.handle(event) }
+        } catch let error as HTTPError {
+            return refuse(error)
+        } catch let error as MultipartParser.Malformed {
+            return refuse(HTTPError(.badRequest, "Malformed multipart body: \(error.reason)"))
+        } catch {
+            return refuse(HTTPError(.badRequest, "Malformed multipart body"))
+        }
+        return true
+    }
+
+    /// Ends the body: the form, or why it was refused (its files then gone).
+    mutating func finish() -> Result<MultipartForm, HTTPError> {
+        if let refusal { return .failure(refusal) }
+        do { try parser?.finish() } catch {
+            _ = refuse(HTTPError(.badRequest, "Malformed multipart body: \(error.reason)"))
+            return .failure(refusal!)
+        }
+        return .success(form)
+    }
+
+    /// Closes and removes every temporary file this body made, and gives
+    /// back what they counted against the disk budget.
+    mutating func removeFiles() {
+        if case .file(_, let descriptor, _, _, _) = current { close(descriptor) }
+        current = nil
+        for path in paths { unlink(path) }
+        paths = []
+        disk.release(diskReserved)
+        diskReserved = 0
+    }
+
+    /// Refuses the body for `error`: its files go at once, and nothing more is kept.
+    @discardableResult
+    mutating func refuse(_ error: HTTPError) -> Bool {
+        refusal = error
+        removeFiles()
+        form = MultipartForm()
+        return false
+    }
+
+    private mutating func handle(_ event: MultipartParser.Event) throws {
+        switch event {
+        case .begin(let head):
+            parts += 1
+            guard parts <= limits.maxParts else {
+                throw HTTPError(.payloadTooLarge, "Payload Too Large: an upload may have at most \(limits.maxParts) parts")
+            }
+            if let fileName = head.fileName {
+                current = try open(head, fileName: fileName)
+            } else {
+                current = .field(name: head.name, value: [])
+            }
+        case .content(let bytes):
+            switch current {
+            case .field(let name, var value):
+                fieldBytes += bytes.count
+                guard fieldBytes <= maxFieldBytes else {
+                    throw HTTPError(.payloadTooLarge, "Payload Too Large: an upload's text fields may hold at most \(maxFieldBytes) bytes")
+                }
+                current = nil
+                value.append(contentsOf: bytes)
+                current = .field(name: name, value: value)
+            case .file(let head, let descriptor, let path, var size, var leading):
+                size += bytes.count
+                guard size <= limits.maxFileBytes else {
+                    throw HTTPError(.payloadTooLarge, "Payload Too Large: a file may have at most \(limits.maxFileBytes) bytes")
+                }
+                guard disk.reserve(bytes.count) else {
+                    throw HTTPError(.serviceUnavailable, "Service Unavailable: too many uploads in progress, try again shortly")
+                }
+                diskReserved += bytes.count
+                if leading.count < FileType.sniffedBytes {
+                    leading.append(contentsOf: bytes.prefix(FileType.sniffedBytes - leading.count))
+                }
+                try Self.append(bytes, to: descriptor)
+                current = .file(head: head, descriptor: descriptor, path: path, size: size, leading: leading)
+            case .skipped:
+                guard bytes.isEmpty else {
+                    throw HTTPError(.badRequest, "Malformed multipart body: a file without a name has content")
+                }
+            case nil:
+                break
+            }
+        case .end:
+            switch current {
+            case .field(let name, let value):
+                form.fields.append((name, String(decoding: value, as: UTF8.self)))
+            case .file(let head, let descriptor, let path, let size, let leading):
+                close(descriptor)
+                let file = UploadedFile(
+                    fileName: head.fileName ?? "", declaredType: head.contentType, size: size, path: path, leadingBytes: leading)
+                form.files.append((head.name, file))
+            case .skipped, nil:
+                break
+            }
+            current = nil
+        }
+    }
+
+    /// A new temporary file for a file part; an empty file input (no file
+    /// name) makes none.
+    private mutating func open(_ head: MultipartPartHead, fileName: String) throws -> Part {
+        if fileName.isEmpty { return .skipped }
+        var template = Array("\(limits.directory)/napkin-upload-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else {
+            throw HTTPError(.serviceUnavailable, "Service Unavailable: the upload could not be stored")
+        }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        paths.append(path)
+        return .file(head: head, descriptor: descriptor, path: path, size: 0, leading: [])
+    }
+
+    private static func append(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else {
+                throw HTTPError(.serviceUnavailable, "Service Unavailable: the upload could not be stored")
+            }
+            offset += written
+        }
+    }
+}
