@@ -18,6 +18,8 @@ public struct HTTPRouter: HTTPResponder {
     private var middleware: [any Middleware] = []
     private var fallbackResponder: (any HTTPResponder)?
     private var fastResponder: (@Sendable (Request) -> Response?)?
+    /// Paths answered ahead of the middleware (``probe(_:_:)``).
+    private var probes: [String: @Sendable (Request) -> Response] = [:]
     /// The middleware around the route selection, composed once.
     private var chain: NextResponder
 
@@ -120,6 +122,15 @@ public struct HTTPRouter: HTTPResponder {
         rebuild()
     }
 
+    /// Answers `GET` and `HEAD` of exactly `path` with `handler`, on the
+    /// loop's thread, ahead of every middleware: no access log line, no
+    /// session, no route matching. Meant for a load balancer's health
+    /// checks, asked every few seconds and worth no log line each.
+    public mutating func probe(_ path: String, _ handler: @escaping @Sendable (Request) -> Response) {
+        probes[path] = handler
+        rebuild()
+    }
+
     /// How `request` is answered, through the middleware: the fast path's
     /// answer, else the first matching route's, else a `405` or the
     /// fallback's. A request the server answered itself
@@ -135,6 +146,7 @@ public struct HTTPRouter: HTTPResponder {
         let routes = self.routes
         let fallback = self.fallbackResponder
         let fast = fastResponder.flatMap { HTTPRouter.guarded($0, routes: routes) }
+        let probes = self.probes
         var next: NextResponder = { request in
             if let answer = request.serverAnswer { return .now(answer) }
             if let fast, let response = fast(request) { return .now(response) }
@@ -144,7 +156,18 @@ public struct HTTPRouter: HTTPResponder {
             let inner = next
             next = { request in m.answer(request, next: inner) }
         }
-        chain = next
+        guard !probes.isEmpty else {
+            chain = next
+            return
+        }
+        let routed = next
+        chain = { request in
+            if request.serverAnswer == nil, request.method == .get || request.method == .head,
+               let probe = probes[request.path] {
+                return .now(probe(request))
+            }
+            return routed(request)
+        }
     }
 
     /// `request` with the route's `parameters` added.

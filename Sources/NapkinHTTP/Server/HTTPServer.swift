@@ -156,6 +156,13 @@ public final class HTTPServer: Sendable {
             let returned = await loop.quiesce()
             if listener < 0 { listener = returned }
         }
+        // Closed at once, not at the end: a connection to the port is then
+        // refused (a proxy tries its next upstream at once) instead of
+        // waiting in a backlog nobody accepts from. Idle kept-alive
+        // connections go too; busy ones close after their response
+        // (`Connection: close` while stopping).
+        if listener >= 0 { close(listener) }
+        core.nextHeads.shutDownAll()
         core.endStreams()
         await core.waitForDrain(grace: configuration.shutdownGracePeriod)
         core.forceAll()
@@ -167,7 +174,6 @@ public final class HTTPServer: Sendable {
             await loop.stop()
             MHD_stop_daemon(loop.daemonPointer)
         }
-        if listener >= 0 { close(listener) }
         Unmanaged.passUnretained(core).release()
     }
 
@@ -180,8 +186,16 @@ public final class HTTPServer: Sendable {
         try await runUntilSignalled(ready: nil)
     }
 
+    /// As ``runUntilSignalled()``, running `draining` once a signal arrives
+    /// and before the server shuts down: the app stops reporting ready and
+    /// tells its event streams to reconnect elsewhere (``/NapkinWeb/NapkinApp/drain()``),
+    /// then the server stops accepting and lets in-flight requests finish.
+    public func runUntilSignalled(draining: @escaping @Sendable () async -> Void) async throws {
+        try await runUntilSignalled(ready: nil, draining: draining)
+    }
+
     /// As ``runUntilSignalled()``, calling `ready` once the signal handlers are in place (for tests).
-    func runUntilSignalled(ready: (@Sendable () -> Void)?) async throws {
+    func runUntilSignalled(ready: (@Sendable () -> Void)?, draining: (@Sendable () async -> Void)? = nil) async throws {
         if running.withLock({ $0.loops.isEmpty && !$0.stopped }) { try start() }
         let signals = [SIGINT, SIGTERM]
         var sources: [any DispatchSourceSignal] = []
@@ -197,6 +211,7 @@ public final class HTTPServer: Sendable {
         await signalled.value()
         for source in sources { source.cancel() }
         for sig in signals { signal(sig, SIG_DFL) }
+        await draining?()
         await shutdown()
     }
 
