@@ -36,6 +36,8 @@ public final class HTTPServer: Sendable {
     private let responder: any HTTPResponder
     private let log: @Sendable (String) -> Void
     private let running = Mutex(Running())
+    /// Resolved once ``shutdown()`` has closed the listening socket (for tests).
+    let listenerClosed = Promise<Void>()
 
     /// A server for `responder`; `log` receives handler errors (default: standard error).
     public init(configuration: ServerConfiguration = .init(), responder: any HTTPResponder, log: (@Sendable (String) -> Void)? = nil) {
@@ -163,6 +165,7 @@ public final class HTTPServer: Sendable {
         // (`Connection: close` while stopping).
         if listener >= 0 { close(listener) }
         core.nextHeads.shutDownAll()
+        listenerClosed.resolve(())
         core.endStreams()
         await core.waitForDrain(grace: configuration.shutdownGracePeriod)
         core.forceAll()
