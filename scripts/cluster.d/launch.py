@@ -34,11 +34,6 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 TEMPLATE = HERE / "nginx.conf.template"
 READY = re.compile(r"Rib House on (http://\S+)")
-# How long a rolling restart waits after a successor is ready before the next
-# process leaves: longer than the template's fail_timeout, so nginx, which
-# skipped the port while nothing listened there, sends to it again first and
-# never finds every process skipped at once.
-ROLL_SETTLE = 1.5
 
 
 class LaunchError(Exception):
@@ -522,17 +517,16 @@ class Cluster:
         if self.redis:
             self.redis.stop()
 
-    def roll(self, log=None, settle=ROLL_SETTLE):
+    def roll(self, log=None):
         """A rolling restart: each Rib House process in turn replaced by a
         new one (RibHouse.replace), the next one only once its successor is
-        ready and nginx has had `settle` seconds to take it back. Users go
-        on meanwhile on the others; their tabs reconnect, still signed in."""
+        ready. Users go on meanwhile on the others; their tabs reconnect,
+        still signed in."""
         for b in self.backends:
             started = time.monotonic()
             b.replace()
             if log:
                 log(f"{b.name} replaced in {time.monotonic() - started:.1f}s (pid {b.pid})")
-            time.sleep(settle)
 
     def remove_workdir(self):
         if self.owns_workdir:

@@ -156,7 +156,7 @@ enum Callbacks {
         }
         let request = Callbacks.makeRequest(connection, context: context, method: Callbacks.method(method), body: body)
         let isHead = request.method == .head
-        if core.stopping.load(ordering: .sequentiallyConsistent) {
+        if core.refusing.load(ordering: .sequentiallyConsistent) {
             return Callbacks.unavailable(request, on: connection, context: context, core: core)
         }
         // The answer's kind is decided here, once: a response at hand (a
@@ -176,7 +176,7 @@ enum Callbacks {
         core.handOff(context)
         // Checked again once shutdown can see the request: either it is
         // answered here, or shutdown finds it and answers it.
-        if core.stopping.load(ordering: .sequentiallyConsistent) {
+        if core.refusing.load(ordering: .sequentiallyConsistent) {
             return Callbacks.unavailable(request, on: connection, context: context, core: core)
         }
         // Main-actor work (a page) is one main-actor task, which sends its

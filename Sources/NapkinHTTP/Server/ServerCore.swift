@@ -12,6 +12,12 @@ final class ServerCore: Sendable {
     let maxBodySize: Int
     let log: @Sendable (String) -> Void
     let stopping = Atomic<Bool>(false)
+    /// Set when shutdown's grace is over: from then on a request is answered
+    /// `503` at once. Until then a stopping server still serves requests
+    /// that come on connections it already has (each answered with
+    /// `Connection: close`), as a proxy may send one down a kept-alive
+    /// connection before it learns the server is leaving.
+    let refusing = Atomic<Bool>(false)
     /// The most bytes of request bodies held while they are still arriving,
     /// across all connections.
     let bodyBudget: Int
@@ -152,6 +158,7 @@ final class ServerCore: Sendable {
     /// Answers every request still waiting for its handler with 503, and ends every
     /// stream, so that no connection stays suspended when the daemon stops.
     func forceAll() {
+        refusing.store(true, ordering: .sequentiallyConsistent)
         let (requests, pumps) = live.withLock { (Array($0.waiting.values), Array($0.pumps.values)) }
         let unavailable = Response.text("Service Unavailable", status: .serviceUnavailable)
         for context in requests {

@@ -25,7 +25,7 @@ struct DrainTests {
         return (router, opened, arrivals)
     }
 
-    @Test("once the drain starts a new connection is refused, an idle kept-alive one is closed, and the request in flight finishes")
+    @Test("once the drain starts a new connection is refused, an idle kept-alive one is closed, a request arriving on one it has is served, and the request in flight finishes")
     func refusesNewConnectionsAndFinishesInFlight() async throws {
         let (router, gate, arrivals) = Self.gatedRouter()
         let server = HTTPServer(configuration: .init(shutdownGracePeriod: .seconds(20)), responder: router)
@@ -39,6 +39,16 @@ struct DrainTests {
         async let inFlight = offPool { try TestConnection(port: port).request("GET", "/held") }
         var iterator = arrivals.makeAsyncIterator()
         _ = await iterator.next()
+        // A connection the server has, whose request is still on its way
+        // (as a proxy's, sent just as the drain starts).
+        let arriving = try await offPool { () throws -> TestConnection in
+            let connection = try TestConnection(port: port)
+            try connection.send("GET /hello HTTP/1.1\r\nHost: napkin.test\r\n")
+            return connection
+        }
+        try await within(seconds: 10) {
+            while server.openConnectionCount < 3 { await Task.yield() }
+        }
         let stopping = Task { await server.shutdown() }
         await server.listenerClosed.value()
 
@@ -57,6 +67,13 @@ struct DrainTests {
         }
         #expect(refused == ECONNREFUSED)
         #expect(try await offPool { try idle.readsEOF() }, "an idle kept-alive connection stayed open")
+        // Its request is served, not refused, and the connection closes after.
+        let late = try await offPool { () throws -> TestConnection.Reply in
+            try arriving.send("\r\n")
+            return try arriving.readReply()
+        }
+        #expect(late.status == 200)
+        #expect(late.header("Connection")?.lowercased() == "close")
 
         gate.yield()
         let reply = try await inFlight
