@@ -32,6 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from napkin_live import EventLines
 from test_cluster import FromAddress, User, via_nginx
 
 STREAMS = int(os.environ.get("ROLL_STREAMS") or 500)
@@ -92,24 +93,17 @@ class Tab:
             await asyncio.sleep(0.5)
             return
         self.connected = True
-        event, data, event_id = None, [], None
+        lines = EventLines()
         while not stop.is_set():
             line = await reader.readline()
             if not line:
                 if not stop.is_set():
                     self.failures.append("the stream ended without a drain event")
                 return
-            line = line.decode().rstrip("\r\n")
-            if line:
-                name, _, value = line.partition(":")
-                value = value[1:] if value.startswith(" ") else value
-                if name == "event":
-                    event = value
-                elif name == "data":
-                    data.append(value)
-                elif name == "id":
-                    event_id = value
+            done = lines.feed(line.decode("utf-8", "replace").rstrip("\r\n"))
+            if not done:
                 continue
+            event, data, event_id = done
             if event == "patch":
                 self.patches += 1
                 if event_id:
@@ -121,14 +115,13 @@ class Tab:
                 self.drained = True
                 if self.drained_at is None:
                     self.drained_at = time.monotonic()
-                spread = int("".join(data) or "0") / 1000
+                spread = int(data or "0") / 1000
                 self.connected = False
                 writer.close()
                 await asyncio.sleep(random.random() * spread)
                 return
             elif event == "end":
-                self.failures.append(f"event: end ({''.join(data)})")
-            event, data, event_id = None, [], None
+                self.failures.append(f"event: end ({data})")
 
 
 def run_tabs(tabs, host, port, stop, started):
