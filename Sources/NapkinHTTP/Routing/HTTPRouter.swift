@@ -19,7 +19,7 @@ public struct HTTPRouter: HTTPResponder {
     private var fallbackResponder: (any HTTPResponder)?
     private var fastResponder: (@Sendable (Request) -> Response?)?
     /// Paths answered ahead of the middleware (``probe(_:_:)``).
-    private var probes: [String: @Sendable (Request) -> Response] = [:]
+    private var probes: [(path: String, answer: @Sendable (Request) -> Response)] = []
     /// The middleware around the route selection, composed once.
     private var chain: NextResponder
 
@@ -127,7 +127,8 @@ public struct HTTPRouter: HTTPResponder {
     /// session, no route matching. Meant for a load balancer's health
     /// checks, asked every few seconds and worth no log line each.
     public mutating func probe(_ path: String, _ handler: @escaping @Sendable (Request) -> Response) {
-        probes[path] = handler
+        probes.removeAll { $0.path == path }
+        probes.append((path, handler))
         rebuild()
     }
 
@@ -162,9 +163,11 @@ public struct HTTPRouter: HTTPResponder {
         }
         let routed = next
         chain = { request in
-            if request.serverAnswer == nil, request.method == .get || request.method == .head,
-               let probe = probes[request.path] {
-                return .now(probe(request))
+            // A couple of string comparisons, which fail at the length or
+            // the first bytes for almost every request.
+            if request.method == .get || request.method == .head, request.serverAnswer == nil,
+               let probe = probes.first(where: { $0.path == request.path }) {
+                return .now(probe.answer(request))
             }
             return routed(request)
         }

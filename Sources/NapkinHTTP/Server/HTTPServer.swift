@@ -191,7 +191,7 @@ public final class HTTPServer: Sendable {
 
     /// As ``runUntilSignalled()``, running `draining` once a signal arrives
     /// and before the server shuts down: the app stops reporting ready and
-    /// tells its event streams to reconnect elsewhere (``/NapkinWeb/NapkinApp/drain()``),
+    /// tells its event streams to reconnect elsewhere (NapkinWeb's `NapkinApp.drain()`),
     /// then the server stops accepting and lets in-flight requests finish.
     public func runUntilSignalled(draining: @escaping @Sendable () async -> Void) async throws {
         try await runUntilSignalled(ready: nil, draining: draining)
