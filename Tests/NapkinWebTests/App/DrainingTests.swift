@@ -1,3 +1,4 @@
+import Foundation
 import NapkinHTTP
 @_spi(Napkin) import NapkinSupport
 import NapkinStorage
@@ -120,6 +121,33 @@ struct DrainingTests {
         let before = session.tabs.count
         #expect(try await client.send(.head, "\(WebSession.eventsPath)?tab=\(unknown)&path=%2F").status == 410)
         #expect(session.tabs.count == before)
+        await testApp.stop()
+    }
+
+    @Test("streams naming unknown tabs with hostile paths: each brought back at a path on this site, and never past the session's tab limit")
+    func hostileBringBacks() async throws {
+        let testApp = try await TestApp.start(.inProcess)
+        let client = testApp.client()
+        _ = try await client.get("/")
+        let sessionID = try #require(await client.sessionID)
+        let session = try #require(testApp.app.session(id: sessionID))
+        let limit = testApp.app.configuration.maxTabsPerSession
+        let transport = InProcessTransport(responder: testApp.router)
+        let paths = ["https://evil.example/", "//evil.example", "/\\evil", "/%0d%0aSet-Cookie:x=1", String(repeating: "/a", count: 4000), "", "nope"]
+        for index in 0..<(limit * 2) {
+            let tab = SecureToken.make()
+            let path = paths[index % paths.count].addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let request = Request(
+                method: .get, target: "\(WebSession.eventsPath)?tab=\(tab)&path=\(path)",
+                headers: ["Accept": "text/event-stream", "Cookie": "napkin_session=\(sessionID)"])
+            let response = try await transport.send(request)
+            #expect(response.status == .ok)
+            if case .channel(let stream) = response.body { stream.finish() }
+            let brought = try #require(session.tab(id: tab))
+            #expect(brought.currentPath.description.hasPrefix("/"))
+            #expect(!brought.currentPath.description.hasPrefix("//"))
+            #expect(session.tabs.count <= limit)
+        }
         await testApp.stop()
     }
 }
