@@ -25,13 +25,13 @@ public struct RedisSessionRecords: SessionRecordStore {
     /// in Redis, but anyone who knows the password (or any writer, when
     /// Redis has none) could forge records. Give a secret of your own, at
     /// least 16 random bytes, to every process of a deployment.
-    /// Whether Redis answered lately (``RedisClient/isReachable``).
-    public var isReachable: Bool { client.isReachable }
-
     public init(client: RedisClient, secret: [UInt8]? = nil) {
         self.client = client
         self.secret = secret ?? client.configuration.derivedSecret
     }
+
+    /// Whether Redis answered lately (``RedisClient/isReachable``).
+    public var isReachable: Bool { client.isReachable }
 
     /// The Redis key of session `id`'s record.
     public func key(for id: String) -> String {

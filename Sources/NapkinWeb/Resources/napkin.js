@@ -19,7 +19,9 @@
 //   5. when the session is gone (the stream answers 204) it stops and says
 //      so, with a link to reload; when only the tab is gone (410, e.g. after
 //      it was hidden a long time) it fetches the page again in place, which
-//      brings the tab back, and follows its stream;
+//      brings the tab back, and follows its stream; when the server drains
+//      (a restart) it reconnects after a random delay, with the page's path,
+//      to whichever server is next, which brings the tab back there;
 //   6. when the page goes (pagehide) it says goodbye with a beacon, so the
 //      server starts the tab's short grace at once.
 // A link is followed live only for a plain primary click (no modifier key)
