@@ -26,7 +26,12 @@ enum Callbacks {
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         // A connection kept alive waits for its next head from now
         // (MHD_REQUEST_TERMINATED_COMPLETED_OK).
-        if termination.rawValue == 0 { core.nextHeads.begin(connection) }
+        if termination.rawValue == 0 {
+            core.nextHeads.begin(connection)
+            // A stopping server keeps no connection idle (an event stream's,
+            // kept alive from before the stop, ends here).
+            if core.stopping.load(ordering: .sequentiallyConsistent) { core.nextHeads.shutDownAll() }
+        }
         guard let conCls, let raw = conCls.pointee else { return }
         conCls.pointee = nil
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
@@ -52,7 +57,7 @@ enum Callbacks {
         } else {
             core.firstHeads.end(connection)
             core.nextHeads.end(connection)
-            core.openConnections.subtract(1, ordering: .relaxed)
+            core.connectionClosed()
             core.peers.closed(connection)
         }
     }

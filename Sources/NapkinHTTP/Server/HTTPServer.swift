@@ -142,8 +142,9 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops gracefully: stop accepting, end event streams, let in-flight requests finish
-    /// within the grace period (then answer them 503), resume every suspended connection,
-    /// stop libmicrohttpd, and return. Safe to call more than once.
+    /// and open connections close (each after its response; requests that still come on
+    /// them are served) within the grace period (then answer them 503), resume every
+    /// suspended connection, stop libmicrohttpd, and return. Safe to call more than once.
     public func shutdown() async {
         let taken = running.withLock { state -> ([ServerLoop], ServerCore)? in
             guard !state.loops.isEmpty, let core = state.core else { return nil }
@@ -167,7 +168,9 @@ public final class HTTPServer: Sendable {
         core.nextHeads.shutDownAll()
         listenerClosed.resolve(())
         core.endStreams()
+        let deadline = ContinuousClock.now + configuration.shutdownGracePeriod
         await core.waitForDrain(grace: configuration.shutdownGracePeriod)
+        await core.waitForConnections(within: deadline - .now)
         core.forceAll()
         // Let forced responses reach their clients before the daemon closes every socket.
         if core.liveRequestCount > 0 {

@@ -35,6 +35,8 @@ final class ServerCore: Sendable {
     private let drained = Promise<Void>()
     /// Requests from their first line to libmicrohttpd's completed callback.
     private let liveRequests = Atomic<Int>(0)
+    /// Resolved when the last connection closes after the server began to stop.
+    private let disconnected = Promise<Void>()
 
     /// New connections waiting for their first request head, against the
     /// head deadline, at most a quarter of the connection limit.
@@ -153,6 +155,24 @@ final class ServerCore: Sendable {
     func waitForDrain(grace: Duration) async {
         if liveRequests.load(ordering: .sequentiallyConsistent) == 0 { return }
         _ = await drained.value(within: grace)
+    }
+
+    /// A connection closed (libmicrohttpd's notification).
+    func connectionClosed() {
+        // As with requests: `waitForConnections` reads the count after
+        // `stopping` is set, so the last close is seen there or sees it.
+        guard openConnections.subtract(1, ordering: .sequentiallyConsistent).newValue == 0,
+              stopping.load(ordering: .sequentiallyConsistent) else { return }
+        disconnected.resolve(())
+    }
+
+    /// Waits until no connection is open, or until `limit` has passed. A
+    /// stopping server closes each connection after its response, so a
+    /// proxy's kept-alive connections, on which requests may still come,
+    /// go one by one; a request on one is served until then.
+    func waitForConnections(within limit: Duration) async {
+        guard limit > .zero, openConnections.load(ordering: .sequentiallyConsistent) > 0 else { return }
+        _ = await disconnected.value(within: limit)
     }
 
     /// Answers every request still waiting for its handler with 503, and ends every
