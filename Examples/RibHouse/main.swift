@@ -47,7 +47,8 @@ let server = HTTPServer(
     // Behind a proxy every connection comes from the proxy's address: a
     // per-address limit would cap the whole site at one address's share.
     configuration: ServerConfiguration(
-        host: options.host, port: options.port, perIPConnectionLimit: options.trustedProxies.isEmpty ? 256 : 0),
+        host: options.host, port: options.port, perIPConnectionLimit: options.trustedProxies.isEmpty ? 256 : 0,
+        shutdownGracePeriod: options.drainTimeout),
     responder: ribHouse.router)
 
 do {
@@ -60,7 +61,11 @@ await ribHouse.start()
 // Written unbuffered: the browser-test runner waits for this exact line.
 FileHandle.standardOutput.write(Data("Rib House on http://\(options.host):\(server.port)\n".utf8))
 
-try await server.runUntilSignalled()
+// SIGTERM drains: /readyz turns 503, the listener closes (nginx moves on to
+// the other processes), every tab's stream is told to reconnect elsewhere,
+// and requests in flight finish within --drain-timeout.
+let app = ribHouse.app
+try await server.runUntilSignalled { await app.drain() }
 await ribHouse.shutdown()
 await (bus as? RedisBus)?.shutdown()
 await redis?.shutdown()

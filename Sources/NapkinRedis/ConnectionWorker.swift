@@ -40,9 +40,12 @@ final class ConnectionWorker: Sendable {
     private let exited = Promise<Void>()
     private let wake = Wakeup.make()
     private let configuration: RedisConfiguration
+    /// Where every connection attempt and command outcome is noted.
+    private let reachability: RedisReachability
 
-    init(configuration: RedisConfiguration, name: String) {
+    init(configuration: RedisConfiguration, name: String, reachability: RedisReachability = RedisReachability()) {
         self.configuration = configuration
+        self.reachability = reachability
         Thread.detachNewThread { [self] in
             Thread.current.name = name
             run()
@@ -118,15 +121,21 @@ final class ConnectionWorker: Sendable {
                 lastFailure = nil
             } catch let error as RedisError {
                 lastFailure = (.now, error)
+                reachability.record(reachable: false)
                 throw error
             }
         }
         do {
-            return try connection!.command(job.arguments)
+            let reply = try connection!.command(job.arguments)
+            reachability.record(reachable: true)
+            return reply
         } catch let error as RedisError {
             if case .unreachable = error {
                 connection = nil
                 lastFailure = (.now, error)
+                reachability.record(reachable: false)
+            } else {
+                reachability.record(reachable: true)
             }
             throw error
         }

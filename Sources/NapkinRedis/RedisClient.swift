@@ -26,6 +26,7 @@ public final class RedisClient: Sendable {
     /// Where the client connects.
     public let configuration: RedisConfiguration
     private let workers: [ConnectionWorker]
+    private let reachability: RedisReachability
     // Which worker a tie goes to next; a pthread lock (`Locked`).
     private let turn = Locked(0)
 
@@ -36,8 +37,10 @@ public final class RedisClient: Sendable {
         signal(SIGPIPE, SIG_IGN)
         self.configuration = configuration
         let count = max(1, configuration.connections)
+        let reachability = RedisReachability()
+        self.reachability = reachability
         workers = (0..<count).map { index in
-            ConnectionWorker(configuration: configuration, name: "napkin redis \(index)")
+            ConnectionWorker(configuration: configuration, name: "napkin redis \(index)", reachability: reachability)
         }
     }
 
@@ -62,6 +65,21 @@ public final class RedisClient: Sendable {
     /// Runs one command given as raw arguments, for binary payloads.
     public func command(_ arguments: [[UInt8]]) async throws -> RedisReply {
         try await pickWorker().run(arguments)
+    }
+
+    /// Whether Redis answered the client's last attempt to reach it (a
+    /// command, or a connection attempt), without a round trip: cheap enough
+    /// for a readiness probe. When that outcome is older than a second, or
+    /// there is none yet, a `PING` goes out in the background (one at a
+    /// time), so a later look sees whether the server went away or is back.
+    public var isReachable: Bool {
+        if reachability.isStale(after: .seconds(1)), reachability.beginCheck() {
+            Task { [self] in
+                _ = try? await command(["PING"])
+                reachability.endCheck()
+            }
+        }
+        return reachability.isReachable
     }
 
     /// Closes every connection and ends the client's threads; commands

@@ -30,6 +30,9 @@ public struct RedisSessionRecords: SessionRecordStore {
         self.secret = secret ?? client.configuration.derivedSecret
     }
 
+    /// Whether Redis answered lately (``RedisClient/isReachable``).
+    public var isReachable: Bool { client.isReachable }
+
     /// The Redis key of session `id`'s record.
     public func key(for id: String) -> String {
         "napkin:session:" + HMAC.sha256(key: secret, message: Array("napkin session key\0\(id)".utf8)).hexDigits

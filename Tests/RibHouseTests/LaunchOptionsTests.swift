@@ -31,6 +31,15 @@ struct LaunchOptionsTests {
         }
     }
 
+    @Test("--drain-timeout takes whole seconds from 1 to 3600 (10 by default)")
+    func drainTimeoutOption() throws {
+        #expect(try LaunchOptions(arguments: [], environment: [:]).drainTimeout == .seconds(10))
+        #expect(try LaunchOptions(arguments: ["--drain-timeout", "30"], environment: [:]).drainTimeout == .seconds(30))
+        for bad in ["0", "-1", "1.5", "3601", "soon", "99999999999999999999"] {
+            #expect(throws: LaunchOptions.Invalid.self) { try LaunchOptions(arguments: ["--drain-timeout", bad], environment: [:]) }
+        }
+    }
+
     @Test("--redis-key and REDIS_KEY take a secret of 16 bytes or more; --redis takes credentials")
     func redisKeyOption() throws {
         #expect(try LaunchOptions(arguments: [], environment: [:]).redisKey == nil)

@@ -104,31 +104,45 @@ class FormFinder(html.parser.HTMLParser):
 # MARK: - Event streams
 
 
+class EventLines:
+    """Puts the lines of a text/event-stream together into events: `feed`
+    takes one line (its line break removed) and returns (event, data, id)
+    at the blank line that ends an event (`event` "message" when the frame
+    names none, its `data:` lines joined, `id` None when it has none), else
+    None. Comments are skipped."""
+
+    def __init__(self):
+        self.event, self.data, self.event_id = None, [], None
+
+    def feed(self, line):
+        if not line:
+            done = (self.event or "message", "\n".join(self.data), self.event_id) \
+                if self.event is not None or self.data else None
+            self.event, self.data, self.event_id = None, [], None
+            return done
+        if not line.startswith(":"):
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field == "event":
+                self.event = value
+            elif field == "data":
+                self.data.append(value)
+            elif field == "id":
+                self.event_id = value
+        return None
+
+
 def read_events(resp):
     """The events of a text/event-stream response as it comes, each
-    (event, data, id): `event` "message" when the frame names none, its
-    `data:` lines joined, `id` None when it has none. Comments are skipped."""
-    event, data, event_id = None, [], None
+    (event, data, id), as EventLines puts them together."""
+    lines = EventLines()
     while True:
         line = resp.readline()
         if not line:
             return
-        line = line.rstrip(b"\r\n").decode("utf-8", "replace")
-        if not line:
-            if event is not None or data:
-                yield event or "message", "\n".join(data), event_id
-            event, data, event_id = None, [], None
-        elif line.startswith(":"):
-            continue
-        else:
-            field, _, value = line.partition(":")
-            value = value[1:] if value.startswith(" ") else value
-            if field == "event":
-                event = value
-            elif field == "data":
-                data.append(value)
-            elif field == "id":
-                event_id = value
+        done = lines.feed(line.rstrip(b"\r\n").decode("utf-8", "replace"))
+        if done:
+            yield done
 
 
 class EventStream:

@@ -16,6 +16,7 @@ directory.
 Waits poll with a deadline; nothing sleeps where a signal exists.
 """
 import argparse
+import http.client
 import os
 import pathlib
 import re
@@ -333,6 +334,41 @@ class RibHouse(Process):
                                   f"({self.describe_exit()}):\n{tail(self.log_path)}")
             time.sleep(0.2)  # the port is still taken: try again
 
+    def ready(self, timeout=1.0):
+        """Whether the process's /readyz answers 200 now (it wants traffic)."""
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+            try:
+                conn.request("GET", "/readyz")
+                return conn.getresponse().status == 200
+            finally:
+                conn.close()
+        except (OSError, http.client.HTTPException):
+            return False
+
+    def replace(self, timeout=60, drain_timeout=15):
+        """Replaces the process with a new one on the same port, as one step
+        of a rolling restart: SIGTERM makes it drain (/readyz 503, its
+        listener closed so nginx connects elsewhere, its event streams told
+        to reconnect, requests in flight finished); the successor starts as
+        soon as the port is free and is ready (/readyz) before this returns,
+        and the old process has exited by then (SIGKILL past
+        `drain_timeout`)."""
+        old = self.popen
+        self.send(signal.SIGTERM)
+        if old is not None:
+            wait_until(lambda: old.poll() is not None or port_is_free(self.port), drain_timeout)
+        self.start(timeout)
+        if not wait_until(self.ready, timeout):
+            raise LaunchError(f"{self.name} did not report ready on /readyz within {timeout}s:\n{tail(self.log_path)}")
+        if old is not None:
+            try:
+                old.wait(timeout=drain_timeout)
+            except subprocess.TimeoutExpired:
+                old.kill()
+                old.wait(10)
+        return self
+
     def _ready_url(self):
         try:
             m = READY.search(self.stdout_path.read_text(errors="replace"))
@@ -481,6 +517,17 @@ class Cluster:
         if self.redis:
             self.redis.stop()
 
+    def roll(self, log=None):
+        """A rolling restart: each Rib House process in turn replaced by a
+        new one (RibHouse.replace), the next one only once its successor is
+        ready. Users go on meanwhile on the others; their tabs reconnect,
+        still signed in."""
+        for b in self.backends:
+            started = time.monotonic()
+            b.replace()
+            if log:
+                log(f"{b.name} replaced in {time.monotonic() - started:.1f}s (pid {b.pid})")
+
     def remove_workdir(self):
         if self.owns_workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
@@ -525,12 +572,19 @@ def main(argv=None):
         parser.error("the cluster needs at least one Rib House process")
 
     stop_requested = []
+    roll_requested = []
 
     def request_stop(signum, _frame):
         stop_requested.append(signum)
 
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    def request_roll(signum, _frame):
+        roll_requested.append(signum)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, request_stop)
+    # SIGHUP (kill -HUP, or scripts/cluster --roll) restarts every process
+    # in turn, as a deploy of a new build does.
+    signal.signal(signal.SIGHUP, request_roll)
 
     if not port_is_free(args.port, args.host):
         print(f"cluster: {args.host}:{args.port} is taken (choose another with --port)", file=sys.stderr)
@@ -549,6 +603,10 @@ def main(argv=None):
         print(f"cluster: {line}")
     print(f"cluster: Rib House is served on {cluster.url} by {args.count} processes; Ctrl-C stops them all",
           flush=True)
+    pid_file = cluster.workdir / "launcher.pid"
+    pid_file.write_text(f"{os.getpid()}\n")
+    print(f"cluster: kill -HUP {os.getpid()} (or scripts/cluster --roll --workdir {cluster.workdir}) restarts "
+          f"the processes one at a time", flush=True)
 
     # A Rib House process that stops on its own is started again, as a
     # service manager would (its users go on on the others meanwhile); one
@@ -557,6 +615,14 @@ def main(argv=None):
     restarts = {b.name: [] for b in cluster.backends}
     given_up = set()
     while not stop_requested:
+        if roll_requested:
+            roll_requested.clear()
+            print("cluster: rolling restart", flush=True)
+            try:
+                cluster.roll(log=lambda line: print(f"cluster: {line}", flush=True))
+                print("cluster: rolling restart done", flush=True)
+            except LaunchError as error:
+                print(f"cluster: rolling restart stopped: {error}", file=sys.stderr, flush=True)
         for p in cluster.processes():
             if p.alive() or p.name in given_up:
                 continue

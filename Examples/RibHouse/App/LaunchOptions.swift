@@ -11,7 +11,8 @@ import NapkinRedis
 /// the announcement bus and the pit in Redis, shared by every process using
 /// it; `--redis-key SECRET` (also `REDIS_KEY`, 16 bytes or more) keys and
 /// seals the session records there, the same for every process (derived
-/// from the Redis password when not given).
+/// from the Redis password when not given); `--drain-timeout SECONDS` bounds
+/// how long SIGTERM's drain waits for requests in flight (10 by default).
 struct LaunchOptions: Equatable {
     var host = "127.0.0.1"
     var port = 8080
@@ -32,11 +33,13 @@ struct LaunchOptions: Equatable {
     var publicOrigin: String?
     /// Proxies whose `X-Forwarded-Host`/`-Proto` are believed.
     var trustedProxies: Set<String> = []
+    /// How long a drain waits for requests in flight before the process exits.
+    var drainTimeout: Duration = .seconds(10)
     /// `--help` was given: print ``usage`` and stop.
     var showHelp = false
 
     static let usage = "usage: RibHouse [--host H] [--port P] [--public DIR] [--pit-interval MS] [--new-session-timeout SECONDS] [--tab-grace SECONDS] "
-        + "[--no-access-log] [--public-origin URL] [--trusted-proxy ADDRESS]… [--redis redis://[USER:PASSWORD@]HOST:PORT/DB] [--redis-key SECRET]"
+        + "[--no-access-log] [--public-origin URL] [--trusted-proxy ADDRESS]… [--redis redis://[USER:PASSWORD@]HOST:PORT/DB] [--redis-key SECRET] [--drain-timeout SECONDS]"
 
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -81,6 +84,9 @@ struct LaunchOptions: Equatable {
             case "--tab-grace":
                 guard let seconds = Int(value), seconds > 0 else { throw Invalid(description: "--tab-grace takes seconds") }
                 tabGrace = .seconds(seconds)
+            case "--drain-timeout":
+                guard let seconds = Int(value), (1...3600).contains(seconds) else { throw Invalid(description: "--drain-timeout takes seconds (1 to 3600)") }
+                drainTimeout = .seconds(seconds)
             case "--pit-interval":
                 guard let ms = Int(value), ms > 0 else { throw Invalid(description: "--pit-interval takes milliseconds") }
                 pitInterval = .milliseconds(ms)

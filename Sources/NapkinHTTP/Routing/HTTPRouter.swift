@@ -18,6 +18,8 @@ public struct HTTPRouter: HTTPResponder {
     private var middleware: [any Middleware] = []
     private var fallbackResponder: (any HTTPResponder)?
     private var fastResponder: (@Sendable (Request) -> Response?)?
+    /// Paths answered ahead of the middleware (``probe(_:_:)``).
+    private var probes: [(path: String, answer: @Sendable (Request) -> Response)] = []
     /// The middleware around the route selection, composed once.
     private var chain: NextResponder
 
@@ -120,6 +122,16 @@ public struct HTTPRouter: HTTPResponder {
         rebuild()
     }
 
+    /// Answers `GET` and `HEAD` of exactly `path` with `handler`, on the
+    /// loop's thread, ahead of every middleware: no access log line, no
+    /// session, no route matching. Meant for a load balancer's health
+    /// checks, asked every few seconds and worth no log line each.
+    public mutating func probe(_ path: String, _ handler: @escaping @Sendable (Request) -> Response) {
+        probes.removeAll { $0.path == path }
+        probes.append((path, handler))
+        rebuild()
+    }
+
     /// How `request` is answered, through the middleware: the fast path's
     /// answer, else the first matching route's, else a `405` or the
     /// fallback's. A request the server answered itself
@@ -135,6 +147,7 @@ public struct HTTPRouter: HTTPResponder {
         let routes = self.routes
         let fallback = self.fallbackResponder
         let fast = fastResponder.flatMap { HTTPRouter.guarded($0, routes: routes) }
+        let probes = self.probes
         var next: NextResponder = { request in
             if let answer = request.serverAnswer { return .now(answer) }
             if let fast, let response = fast(request) { return .now(response) }
@@ -144,7 +157,20 @@ public struct HTTPRouter: HTTPResponder {
             let inner = next
             next = { request in m.answer(request, next: inner) }
         }
-        chain = next
+        guard !probes.isEmpty else {
+            chain = next
+            return
+        }
+        let routed = next
+        chain = { request in
+            // A couple of string comparisons, which fail at the length or
+            // the first bytes for almost every request.
+            if request.method == .get || request.method == .head, request.serverAnswer == nil,
+               let probe = probes.first(where: { $0.path == request.path }) {
+                return .now(probe.answer(request))
+            }
+            return routed(request)
+        }
     }
 
     /// `request` with the route's `parameters` added.

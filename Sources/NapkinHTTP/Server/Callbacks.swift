@@ -26,7 +26,12 @@ enum Callbacks {
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         // A connection kept alive waits for its next head from now
         // (MHD_REQUEST_TERMINATED_COMPLETED_OK).
-        if termination.rawValue == 0 { core.nextHeads.begin(connection) }
+        if termination.rawValue == 0 {
+            core.nextHeads.begin(connection)
+            // A stopping server keeps no connection idle (an event stream's,
+            // kept alive from before the stop, ends here).
+            if core.stopping.load(ordering: .sequentiallyConsistent) { core.nextHeads.shutDownAll() }
+        }
         guard let conCls, let raw = conCls.pointee else { return }
         conCls.pointee = nil
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
@@ -56,7 +61,7 @@ enum Callbacks {
         } else {
             core.firstHeads.end(connection)
             core.nextHeads.end(connection)
-            core.openConnections.subtract(1, ordering: .relaxed)
+            core.connectionClosed()
             core.peers.closed(connection)
         }
     }
@@ -175,7 +180,7 @@ enum Callbacks {
         var request = Callbacks.makeRequest(connection, context: context, method: Callbacks.method(method), body: body)
         if case .success(let form) = upload { request.multipart = form }
         let isHead = request.method == .head
-        if core.stopping.load(ordering: .sequentiallyConsistent) {
+        if core.refusing.load(ordering: .sequentiallyConsistent) {
             return Callbacks.unavailable(request, on: connection, context: context, core: core)
         }
         // The answer's kind is decided here, once: a response at hand (a
@@ -195,7 +200,7 @@ enum Callbacks {
         core.handOff(context)
         // Checked again once shutdown can see the request: either it is
         // answered here, or shutdown finds it and answers it.
-        if core.stopping.load(ordering: .sequentiallyConsistent) {
+        if core.refusing.load(ordering: .sequentiallyConsistent) {
             return Callbacks.unavailable(request, on: connection, context: context, core: core)
         }
         // Main-actor work (a page) is one main-actor task, which sends its

@@ -36,6 +36,8 @@ public final class HTTPServer: Sendable {
     private let responder: any HTTPResponder
     private let log: @Sendable (String) -> Void
     private let running = Mutex(Running())
+    /// Resolved once ``shutdown()`` has closed the listening socket (for tests).
+    let listenerClosed = Promise<Void>()
 
     /// A server for `responder`; `log` receives handler errors (default: standard error).
     public init(configuration: ServerConfiguration = .init(), responder: any HTTPResponder, log: (@Sendable (String) -> Void)? = nil) {
@@ -141,8 +143,9 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops gracefully: stop accepting, end event streams, let in-flight requests finish
-    /// within the grace period (then answer them 503), resume every suspended connection,
-    /// stop libmicrohttpd, and return. Safe to call more than once.
+    /// and open connections close (each after its response; requests that still come on
+    /// them are served) within the grace period (then answer them 503), resume every
+    /// suspended connection, stop libmicrohttpd, and return. Safe to call more than once.
     public func shutdown() async {
         let taken = running.withLock { state -> ([ServerLoop], ServerCore)? in
             guard !state.loops.isEmpty, let core = state.core else { return nil }
@@ -157,8 +160,18 @@ public final class HTTPServer: Sendable {
             let returned = await loop.quiesce()
             if listener < 0 { listener = returned }
         }
+        // Closed at once, not at the end: a connection to the port is then
+        // refused (a proxy tries its next upstream at once) instead of
+        // waiting in a backlog nobody accepts from. Idle kept-alive
+        // connections go too; busy ones close after their response
+        // (`Connection: close` while stopping).
+        if listener >= 0 { close(listener) }
+        core.nextHeads.shutDownAll()
+        listenerClosed.resolve(())
         core.endStreams()
+        let deadline = ContinuousClock.now + configuration.shutdownGracePeriod
         await core.waitForDrain(grace: configuration.shutdownGracePeriod)
+        await core.waitForConnections(within: deadline - .now)
         core.forceAll()
         // Let forced responses reach their clients before the daemon closes every socket.
         if core.liveRequestCount > 0 {
@@ -168,7 +181,6 @@ public final class HTTPServer: Sendable {
             await loop.stop()
             MHD_stop_daemon(loop.daemonPointer)
         }
-        if listener >= 0 { close(listener) }
         Unmanaged.passUnretained(core).release()
     }
 
@@ -181,8 +193,16 @@ public final class HTTPServer: Sendable {
         try await runUntilSignalled(ready: nil)
     }
 
+    /// As ``runUntilSignalled()``, running `draining` once a signal arrives
+    /// and before the server shuts down: the app stops reporting ready and
+    /// tells its event streams to reconnect elsewhere (NapkinWeb's `NapkinApp.drain()`),
+    /// then the server stops accepting and lets in-flight requests finish.
+    public func runUntilSignalled(draining: @escaping @Sendable () async -> Void) async throws {
+        try await runUntilSignalled(ready: nil, draining: draining)
+    }
+
     /// As ``runUntilSignalled()``, calling `ready` once the signal handlers are in place (for tests).
-    func runUntilSignalled(ready: (@Sendable () -> Void)?) async throws {
+    func runUntilSignalled(ready: (@Sendable () -> Void)?, draining: (@Sendable () async -> Void)? = nil) async throws {
         if running.withLock({ $0.loops.isEmpty && !$0.stopped }) { try start() }
         let signals = [SIGINT, SIGTERM]
         var sources: [any DispatchSourceSignal] = []
@@ -198,6 +218,7 @@ public final class HTTPServer: Sendable {
         await signalled.value()
         for source in sources { source.cancel() }
         for sig in signals { signal(sig, SIG_DFL) }
+        await draining?()
         await shutdown()
     }
 

@@ -78,6 +78,17 @@ final class HeadDeadlines: Sendable {
         }
     }
 
+    /// Shuts down every waiting connection now (a draining server lets go
+    /// of its idle kept-alive connections, so a proxy opens its next one
+    /// elsewhere).
+    func shutDownAll() {
+        table.withLock { table in
+            for key in table.waiting.keys { HeadDeadlines.shutDown(key) }
+            table.waiting.removeAll()
+            table.order = WriteOrder()
+        }
+    }
+
     private static func shutDown(_ key: UInt) {
         guard let connection = OpaquePointer(bitPattern: key) else { return }
         let fd = napkin_connection_fd(connection)

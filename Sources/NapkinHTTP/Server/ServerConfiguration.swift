@@ -57,7 +57,8 @@ public struct ServerConfiguration: Sendable {
     /// `malloc_trim`, and a purge of jemalloc's arenas in a process that links
     /// it), so the process comes back down after a burst; `nil` never.
     public var memoryTrimInterval: Duration?
-    /// How long ``HTTPServer/shutdown()`` waits for in-flight requests before answering them 503.
+    /// How long ``HTTPServer/shutdown()`` waits for in-flight requests and open connections
+    /// before answering what is left 503.
     public var shutdownGracePeriod: Duration
 
     /// A configuration; every parameter has the safe default documented on its property.

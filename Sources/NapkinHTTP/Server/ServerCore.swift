@@ -12,6 +12,12 @@ final class ServerCore: Sendable {
     let maxBodySize: Int
     let log: @Sendable (String) -> Void
     let stopping = Atomic<Bool>(false)
+    /// Set when shutdown's grace is over: from then on a request is answered
+    /// `503` at once. Until then a stopping server still serves requests
+    /// that come on connections it already has (each answered with
+    /// `Connection: close`), as a proxy may send one down a kept-alive
+    /// connection before it learns the server is leaving.
+    let refusing = Atomic<Bool>(false)
     /// The most bytes of request bodies held while they are still arriving,
     /// across all connections.
     let bodyBudget: Int
@@ -33,6 +39,8 @@ final class ServerCore: Sendable {
     private let drained = Promise<Void>()
     /// Requests from their first line to libmicrohttpd's completed callback.
     private let liveRequests = Atomic<Int>(0)
+    /// Resolved when the last connection closes after the server began to stop.
+    private let disconnected = Promise<Void>()
 
     /// New connections waiting for their first request head, against the
     /// head deadline, at most a quarter of the connection limit.
@@ -155,9 +163,28 @@ final class ServerCore: Sendable {
         _ = await drained.value(within: grace)
     }
 
+    /// A connection closed (libmicrohttpd's notification).
+    func connectionClosed() {
+        // As with requests: `waitForConnections` reads the count after
+        // `stopping` is set, so the last close is seen there or sees it.
+        guard openConnections.subtract(1, ordering: .sequentiallyConsistent).newValue == 0,
+              stopping.load(ordering: .sequentiallyConsistent) else { return }
+        disconnected.resolve(())
+    }
+
+    /// Waits until no connection is open, or until `limit` has passed. A
+    /// stopping server closes each connection after its response, so a
+    /// proxy's kept-alive connections, on which requests may still come,
+    /// go one by one; a request on one is served until then.
+    func waitForConnections(within limit: Duration) async {
+        guard limit > .zero, openConnections.load(ordering: .sequentiallyConsistent) > 0 else { return }
+        _ = await disconnected.value(within: limit)
+    }
+
     /// Answers every request still waiting for its handler with 503, and ends every
     /// stream, so that no connection stays suspended when the daemon stops.
     func forceAll() {
+        refusing.store(true, ordering: .sequentiallyConsistent)
         let (requests, pumps) = live.withLock { (Array($0.waiting.values), Array($0.pumps.values)) }
         let unavailable = Response.text("Service Unavailable", status: .serviceUnavailable)
         for context in requests {

@@ -18,9 +18,16 @@ public protocol SessionRecordStore: Sendable {
     /// Drops expired records now, for a store that does not expire them on
     /// its own; napkin calls it with its idle sweep. Does nothing by default.
     func removeExpired() async
+    /// Whether the store answered its last request, known without a round
+    /// trip (a readiness probe asks it every few seconds). `true` by default:
+    /// a store in this process is always there.
+    var isReachable: Bool { get }
 }
 
 extension SessionRecordStore {
     /// Does nothing: a store that expires records itself (Redis) needs no sweep.
     public func removeExpired() async {}
+
+    /// `true`: a store in this process is always there.
+    public var isReachable: Bool { true }
 }

@@ -43,8 +43,9 @@ public final class EventStreamReader: Sendable {
     private let pump = TaskSlot()
 
     /// Opens the stream again with the client's cookies from the given
-    /// last event id, as napkin's client does when told to reconnect.
-    typealias Reopen = @Sendable (UInt64?) async throws -> (status: Int, body: ResponseBody)
+    /// last event id, as napkin's client does when told to reconnect
+    /// (`true`: after a drain, with the page's path).
+    typealias Reopen = @Sendable (UInt64?, Bool) async throws -> (status: Int, body: ResponseBody)
 
     init(status: Int, body: ResponseBody, name: String = "the event stream", reopen: Reopen? = nil) {
         self.status = status
@@ -59,8 +60,13 @@ public final class EventStreamReader: Sendable {
         let task = Task { [state] in
             var body = body
             var lastEventID: UInt64?
+            // Drained, and drained again by the stream opened in its place:
+            // no server is left to go to.
+            var drainedTwice = false
             // A `reconnect` event (the session's id rotated) ends this
             // stream; the reader goes on with the one opened in its place.
+            // So does a `drain` (the server is stopping), which the reader
+            // also delivers.
             reading: while true {
                 var parser = EventStreamParser()
                 do {
@@ -68,10 +74,18 @@ public final class EventStreamReader: Sendable {
                         for event in parser.feed(chunk) {
                             if let id = event.id.flatMap({ UInt64($0) }) { lastEventID = id }
                             if event.event == WireProtocol.Event.reconnect, let reopen {
-                                guard let again = try? await reopen(lastEventID), again.status == 200 else { break reading }
+                                guard let again = try? await reopen(lastEventID, false), again.status == 200 else { break reading }
                                 body = again.body
                                 continue reading
                             }
+                            if event.event == WireProtocol.Event.drain, let reopen {
+                                Self.deliver(event, to: state)
+                                guard !drainedTwice, let again = try? await reopen(lastEventID, true), again.status == 200 else { break reading }
+                                drainedTwice = true
+                                body = again.body
+                                continue reading
+                            }
+                            drainedTwice = false
                             Self.deliver(event, to: state)
                         }
                     }

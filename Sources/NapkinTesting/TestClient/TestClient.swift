@@ -37,6 +37,9 @@ public actor TestClient {
 
     /// The id of this client's tab, once a page has named one.
     public private(set) var tabID: String?
+    /// The path of the tab's last page load (sent when its stream comes
+    /// back after a drain, as napkin's client does).
+    private var pagePath: String?
     /// The session's CSRF token as the tab's page has it (for its goodbye).
     private var csrfToken: String?
     /// The event streams this tab opened, which it closes when it leaves.
@@ -116,6 +119,7 @@ public actor TestClient {
         let received = TestResponse(status: response.status.code, headers: response.headers, body: bytes, client: self)
         if method == .get, response.headers["Content-Type"]?.hasPrefix("text/html") == true, let tab = received.tabID {
             tabID = tab
+            pagePath = target
             csrfToken = received.csrfToken
         }
         // A request that rotated the session brings its new token.
@@ -218,25 +222,33 @@ public actor TestClient {
         let opened = Locked(jar[Self.sessionCookie])
         let response = try await openStream(lastEventID: lastEventID, fileID: fileID, line: line)
         let name = tabID.map { "the stream of tab \($0.prefix(8))…" } ?? "the stream of the most recent tab"
-        let reader = EventStreamReader(status: response.status.code, body: response.body, name: name) { [self, jar] lastEventID in
+        let reader = EventStreamReader(status: response.status.code, body: response.body, name: name) { [self, jar] lastEventID, drained in
             // The response that rotated the id brings the new cookie; a
             // client that never gets one (it was not this browser's
             // request) reconnects with the old cookie and finds no session.
-            _ = try? await withDeadline(.seconds(2), TestClientError.streamEnded) {
-                await jar.waitForChange(of: Self.sessionCookie, from: opened.withLock { $0 })
+            // After a drain the cookie is the same: the client comes back
+            // at once (napkin's client waits a random delay first).
+            if !drained {
+                _ = try? await withDeadline(.seconds(2), TestClientError.streamEnded) {
+                    await jar.waitForChange(of: Self.sessionCookie, from: opened.withLock { $0 })
+                }
             }
             opened.withLock { $0 = jar[Self.sessionCookie] }
-            let again = try await self.openStream(lastEventID: lastEventID, fileID: fileID, line: line)
+            let again = try await self.openStream(lastEventID: lastEventID, drained: drained, fileID: fileID, line: line)
             return (again.status.code, again.body)
         }
         streams.append(reader)
         return reader
     }
 
-    private func openStream(lastEventID: UInt64?, fileID: String, line: Int) async throws -> Response {
+    private func openStream(lastEventID: UInt64?, drained: Bool = false, fileID: String, line: Int) async throws -> Response {
         var headers: HTTPHeaders = ["Accept": "text/event-stream"]
         if let lastEventID { headers["Last-Event-ID"] = String(lastEventID) }
-        let target = tabID.map { "\(WebSession.eventsPath)?tab=\($0)" } ?? WebSession.eventsPath
+        var target = tabID.map { "\(WebSession.eventsPath)?tab=\($0)" } ?? WebSession.eventsPath
+        if drained, tabID != nil, let pagePath,
+           let path = pagePath.addingPercentEncoding(withAllowedCharacters: .alphanumerics) {
+            target += "&\(WireProtocol.Query.path)=\(path)"
+        }
         return try await exchange(.get, target, headers: headers, body: [], fileID: fileID, line: line)
     }
 

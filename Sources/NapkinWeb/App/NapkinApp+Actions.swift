@@ -160,10 +160,23 @@ extension NapkinApp {
     /// has the tab (napkin's client then reloads the page in place, in a
     /// new tab). A `HEAD` gets the stream's headers and opens nothing.
     func events(_ request: Request) async throws -> Response {
+        if isDraining, request.method == .get { return drainedStream() }
         guard let session = try await existingSession(for: request) else {
             return Response(status: .noContent)
         }
-        let tab = if let named = request.query[WireProtocol.Query.tab] { session.tab(id: named) } else { session.mostRecentTab }
+        let named = request.query[WireProtocol.Query.tab]
+        var tab = if let named { session.tab(id: named) } else { session.mostRecentTab }
+        // A tab another process held until it drained comes back here, at
+        // its page, under its id; its stream starts with the whole page.
+        var broughtBack = false
+        if tab == nil, request.method == .get, let named, SecureToken.isWellFormed(named),
+           let path = request.query[WireProtocol.Query.path] {
+            let launched = await launchTab(in: session, id: named)
+            defer { launched.users -= 1 }
+            _ = await navigate(launched, to: WebPath(ReturnPath.sanitize(path)))
+            tab = launched
+            broughtBack = true
+        }
         guard let tab else {
             return Response.text("This tab was closed by the server. Reload the page.", status: .gone)
         }
@@ -171,7 +184,8 @@ extension NapkinApp {
             return Response(status: .ok, headers: ["Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"])
         }
         session.touch(tab, now: store.now)
-        let lastEventID = (request.headers["Last-Event-ID"] ?? request.query[WireProtocol.Query.lastEventID]).flatMap(LastEventID.parse)
+        let lastEventID = broughtBack
+            ? nil : (request.headers["Last-Event-ID"] ?? request.query[WireProtocol.Query.lastEventID]).flatMap(LastEventID.parse)
         let stream = session.openStream(for: tab, lastEventID: lastEventID)
         return .eventStream(channel: stream, heartbeat: configuration.heartbeat)
     }

@@ -1,4 +1,5 @@
 import NapkinHTTP
+import Synchronization
 import napkin
 
 /// A napkin web app: a napkin tree per browser session, served over
@@ -21,7 +22,8 @@ import napkin
 /// own); `GET /_napkin/events?tab=…` streams that tab's patches;
 /// `POST /_napkin/action` runs a fragment's action; `POST /_napkin/leave`
 /// is a page's goodbye to its tab; `GET /_napkin/napkin.js`
-/// is napkin's client script.
+/// is napkin's client script; `GET /healthz` and `GET /readyz` are for
+/// load balancers (see ``drain()``).
 @MainActor
 public final class NapkinApp {
     /// How the app serves its sessions.
@@ -34,6 +36,8 @@ public final class NapkinApp {
     let store: SessionStore
     /// The bytes every event stream of the app may queue between them.
     nonisolated let streamBytes: ByteBudget
+    /// Set once by ``drain()``.
+    nonisolated let drainStarted = Atomic<Bool>(false)
     private var sweepers: [Task<Void, Never>] = []
     /// Sessions being rebuilt from their records, so concurrent requests of
     /// one session rebuild it once.
@@ -94,6 +98,7 @@ public final class NapkinApp {
     /// starts evicting idle sessions.
     public nonisolated func mount(on router: inout HTTPRouter, publicDirectory: String? = nil) {
         let files = publicDirectory.map { StaticFiles(directory: $0) }
+        mountProbes(on: &router)
         router.use(SecurityHeaders(contentSecurityPolicy: configuration.contentSecurityPolicy))
         router.use(ErrorMiddleware())
         // Answered at once (no task), for GET and HEAD alike.

@@ -83,6 +83,10 @@ public struct NapkinConfiguration: Sendable {
     public var contentSecurityPolicy: String
     /// The body of the 404 page, shown inside the layout.
     public var notFoundBody: HTML
+    /// While the app drains (``NapkinApp/drain()``), each event stream's
+    /// client reconnects after a random delay of up to this, so a
+    /// process's tabs reach the others spread out, not all at once.
+    public var drainReconnectSpread: Duration = .seconds(2)
 
     /// A configuration with safe defaults: 30-minute idle sessions (5 minutes
     /// for one never used after its first page), 10,000 sessions at most,

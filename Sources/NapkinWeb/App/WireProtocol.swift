@@ -64,6 +64,10 @@ public enum WireProtocol {
         /// The last event the page has, where `EventSource` cannot send
         /// `Last-Event-ID` (the first connection).
         public static let lastEventID = "last-event-id"
+        /// The page a tab shows, sent when its stream comes back after a
+        /// ``Event/drain``: a process that does not hold the tab brings it
+        /// back there, under its id.
+        public static let path = "path"
     }
 
     /// The events of a tab's stream.
@@ -74,6 +78,10 @@ public enum WireProtocol {
         public static let end = "end"
         /// The session's id rotated: reconnect with the new cookie.
         public static let reconnect = "reconnect"
+        /// The server is stopping: reconnect after a random delay of up to
+        /// the data's milliseconds (through the load balancer, to another
+        /// server), sending ``Query/path``.
+        public static let drain = "drain"
     }
 
     /// The data of a ``Event/patch`` event: a JSON object with a fragment's

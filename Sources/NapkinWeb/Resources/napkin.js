@@ -22,7 +22,9 @@
 //   5. when the session is gone (the stream answers 204) it stops and says
 //      so, with a link to reload; when only the tab is gone (410, e.g. after
 //      it was hidden a long time) it fetches the page again in place, which
-//      brings the tab back, and follows its stream;
+//      brings the tab back, and follows its stream; when the server drains
+//      (a restart) it reconnects after a random delay, with the page's path,
+//      to whichever server is next, which brings the tab back there;
 //   6. when the page goes (pagehide) it says goodbye with a beacon, so the
 //      server starts the tab's short grace at once.
 // A link is followed live only for a plain primary click (no modifier key)
@@ -205,6 +207,7 @@
   let retryTimer = null;
   let ended = false;        // the session is gone: never reconnect
   let rotated = false;      // told to reconnect after the session's id rotated
+  let drained = false;      // the server drained: the next server may not hold this tab
   let generation = 0;       // bumped by disconnect, so a late probe is ignored
 
   function retryDelay() {
@@ -219,8 +222,12 @@
   }
 
   function streamURLWithId() {
-    if (!lastEventId) return streamURL;
-    return streamURL + (streamURL.includes('?') ? '&' : '?') + 'last-event-id=' + encodeURIComponent(lastEventId);
+    const params = [];
+    if (lastEventId) params.push('last-event-id=' + encodeURIComponent(lastEventId));
+    // After a drain, the page's path: a server without the tab brings it back there.
+    if (drained) params.push('path=' + encodeURIComponent(location.pathname + location.search));
+    if (!params.length) return streamURL;
+    return streamURL + (streamURL.includes('?') ? '&' : '?') + params.join('&');
   }
 
   // Patches that arrive while a live navigation is in flight wait for it:
@@ -286,7 +293,7 @@
     if (ended) return;
     if (source) source.close();
     source = new EventSource(streamURLWithId());
-    source.onopen = () => { failures = 0; rotated = false; };
+    source.onopen = () => { failures = 0; rotated = false; drained = false; };
     source.onerror = () => {
       // CONNECTING: the browser would retry on its own fixed schedule;
       // CLOSED: it gave up, and we must learn why. Either way we close it
@@ -311,6 +318,16 @@
       rotated = true;
       failures = 0;
       if (!retryTimer) retryTimer = setTimeout(connect, 250 + Math.random() * 250);
+    });
+    // The server is stopping (a restart): come back after a random delay of
+    // up to the event's milliseconds, so its tabs reach the other servers
+    // spread out, with the page's path for the one that does not hold it.
+    source.addEventListener('drain', (e) => {
+      source.close();
+      source = null;
+      drained = true;
+      failures = 0;
+      if (!retryTimer) retryTimer = setTimeout(connect, Math.random() * (Number(e.data) || 0));
     });
     source.addEventListener('end', () => {
       stop('This tab stopped updating because newer tabs of this site are open. ', 'Reload to resume');

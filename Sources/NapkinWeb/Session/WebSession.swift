@@ -120,6 +120,25 @@ public final class WebSession: RecencyLinked {
         }
     }
 
+    /// Sends every open stream (retired ones too) `frame`'s lines and ends
+    /// it: the server is draining (``NapkinApp/drain()``).
+    func endStreams(with frame: EventFrame) {
+        var streams = retiredStreams
+        retiredStreams.removeAll()
+        for tab in tabs {
+            let pairs = tab.streams.pairs
+            for (number, stream) in pairs where tab.removeStream(number) != nil { streams.append(stream) }
+            streamCount -= pairs.count
+            store?.tabs.streamsChanged(tab)
+        }
+        store?.streamsChanged(self)
+        wakeStreamWaiters()
+        for stream in streams {
+            _ = stream.offer(frame.lines)
+            stream.finish()
+        }
+    }
+
     /// Turns at running actions: one at a time, in arrival order, so two
     /// posts of one session (two logins at once) never interleave, and the
     /// second sees what the first did (a rotated id, for one).

@@ -37,9 +37,9 @@ struct WireProtocolTests {
         #expect(try Self.names("'(/_napkin/[a-z]+)'") == [WebSession.leavePath])
         // The session cookie is HttpOnly: only the server reads it.
         #expect(try Self.names("(napkin_[a-z]+)") == [W.Cookie.script])
-        // The server writes the stream's `tab`; the script adds the last event.
-        #expect(try Self.names("'([a-z-]+)='") == [W.Query.lastEventID])
-        #expect(try Self.names("source\\.addEventListener\\('([a-z]+)'") == [W.Event.patch, W.Event.end, W.Event.reconnect])
+        // The server writes the stream's `tab`; the script adds the last event, and the path after a drain.
+        #expect(try Self.names("'([a-z-]+)='") == [W.Query.lastEventID, W.Query.path])
+        #expect(try Self.names("source\\.addEventListener\\('([a-z]+)'") == [W.Event.patch, W.Event.end, W.Event.reconnect, W.Event.drain])
     }
 
     @Test("data attributes: what the script reads or writes is the definition's, and the definition's are all used")

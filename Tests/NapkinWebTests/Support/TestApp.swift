@@ -26,7 +26,8 @@ final class TestApp {
     /// How long a tab without a stream stays, unless the test sets its own.
     static let tabGracePeriod: Duration = .seconds(60)
 
-    init(configuration: NapkinConfiguration = NapkinConfiguration(layout: PageLayout(title: "Test")), publicDirectory: String? = nil) {
+    init(configuration: NapkinConfiguration = NapkinConfiguration(layout: PageLayout(title: "Test")), publicDirectory: String? = nil,
+         accessLog: Lines? = nil) {
         var configuration = configuration
         // A test that sets its own settle timeout keeps it.
         if configuration.settleTimeout == NapkinConfiguration().settleTimeout { configuration.settleTimeout = Self.settleTimeout }
@@ -38,6 +39,7 @@ final class TestApp {
             HomeBuilder(dependency: component).build()
         }
         var router = HTTPRouter()
+        if let accessLog { router.use(AccessLog(sink: accessLog.sink)) }
         router.get("/api/ping") { _ in .text("pong") }
         app.mount(on: &router, publicDirectory: publicDirectory)
         self.router = router
@@ -46,8 +48,8 @@ final class TestApp {
     /// Starts a live server when `mode` needs one.
     static func start(_ mode: Mode, configuration: NapkinConfiguration = NapkinConfiguration(layout: PageLayout(title: "Test")),
                       serverConfiguration: ServerConfiguration = ServerConfiguration(),
-                      publicDirectory: String? = nil) async throws -> TestApp {
-        let testApp = TestApp(configuration: configuration, publicDirectory: publicDirectory)
+                      publicDirectory: String? = nil, accessLog: Lines? = nil) async throws -> TestApp {
+        let testApp = TestApp(configuration: configuration, publicDirectory: publicDirectory, accessLog: accessLog)
         if mode == .live {
             let server = HTTPServer(configuration: serverConfiguration, responder: testApp.router)
             try server.start()
