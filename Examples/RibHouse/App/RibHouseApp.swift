@@ -35,13 +35,15 @@ struct RibHouseApp {
 
     /// Builds the app. `publicDirectory` is where the CSS and icons are
     /// (napkin serves its own script); `pitInterval` is how often the pit
-    /// moves; `bus` and `leases` connect it to its other processes (none by
+    /// moves; the access log (with request ids) is written in `logFormat`;
+    /// `bus` and `leases` connect it to its other processes (none by
     /// default).
     static func make(
         configuration: NapkinConfiguration = RibHouseApp.configuration,
         publicDirectory: String? = nil,
         pitInterval: Duration = .seconds(2),
         accessLog: Bool = true,
+        logFormat: AccessLog.Format = .text,
         bus: any MessageBus = LocalBus(),
         leases: any LeaseStore = LocalLeases()
     ) -> RibHouseApp {
@@ -52,7 +54,7 @@ struct RibHouseApp {
             await LaunchNapkinBuilder(dependency: session).build()
         }
         var router = HTTPRouter()
-        if accessLog { router.use(AccessLog()) }
+        if accessLog { router.use(AccessLog(format: logFormat, requestIDs: configuration.requestIDs)) }
         RibHouseAPI(component: component, configuration: configuration).register(on: &router)
         app.mount(on: &router, publicDirectory: publicDirectory)
         return RibHouseApp(router: router, app: app, component: component)

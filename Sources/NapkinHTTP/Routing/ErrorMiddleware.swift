@@ -24,7 +24,8 @@ public struct ErrorMiddleware: Middleware {
         if let error = error as? HTTPError {
             return Response.text(error.message, status: error.status)
         }
-        log("error: \(AccessLog.escape(request.method.rawValue)) \(AccessLog.escape(request.rawPath)): \(AccessLog.escape(String(reflecting: error)))")
+        let id = request.id.map { " [\($0)]" } ?? ""
+        log("error\(id): \(AccessLog.escape(request.method.rawValue)) \(AccessLog.escape(request.rawPath)): \(AccessLog.escape(String(reflecting: error)))")
         return Response.text("Internal Server Error", status: .internalServerError)
     }
 }

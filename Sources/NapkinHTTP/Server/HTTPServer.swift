@@ -77,7 +77,9 @@ public final class HTTPServer: Sendable {
                 bodyBudget: configuration.maxBufferedBodyBytes, connectionLimit: limit,
                 perIPConnectionLimit: configuration.perIPConnectionLimit,
                 connectionMemoryLimit: HTTPServer.memoryLimit(configuration),
-                headTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.connectionTimeout, log: log)
+                headTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.connectionTimeout,
+                metrics: configuration.metrics.map { ServerMetrics(registry: $0) }, log: log)
+            if let registry = configuration.metrics { ServerMetrics.sample(core, in: registry) }
             let cls = Unmanaged.passRetained(core).toOpaque()
             var daemons: [OpaquePointer] = []
             var wakeups: [Wakeup] = []

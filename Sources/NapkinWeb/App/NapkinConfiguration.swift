@@ -1,3 +1,5 @@
+import NapkinHTTP
+
 /// How a ``NapkinApp`` serves its sessions.
 public struct NapkinConfiguration: Sendable {
     /// The document around every page.
@@ -79,6 +81,13 @@ public struct NapkinConfiguration: Sendable {
     public var contentSecurityPolicy: String
     /// The body of the 404 page, shown inside the layout.
     public var notFoundBody: HTML
+    /// Where the app and its router count what they do (see the Metrics
+    /// article); none by default. Serve it with a ``MetricsEndpoint``
+    /// listener on the loopback address, or set ``metricsToken``.
+    public var metrics: MetricsRegistry?
+    /// A bearer token that opens `GET /metrics` on the app's own listener;
+    /// without one (the default) the app's listener serves no metrics.
+    public var metricsToken: String?
 
     /// A configuration with safe defaults: 30-minute idle sessions (5 minutes
     /// for one never used after its first page), 10,000 sessions at most,
