@@ -47,6 +47,8 @@ final class AppMetrics: Sendable {
     private let settlements: [Counter]
     /// How late a quarter-second main-actor timer fires.
     let mainActorLag: Histogram
+    private let patches: Counter
+    private let patchBytes: Counter
 
     init(registry: MetricsRegistry) {
         sessions = registry.gauge("napkin_sessions", help: "Live sessions held by this process.")
@@ -63,9 +65,20 @@ final class AppMetrics: Sendable {
                 "napkin_settlement_timeouts_total", help: "Settlements that ran past the settle timeout and answered anyway, by where.",
                 labels: ["where": $0.rawValue])
         }
+        patches = registry.counter("napkin_patches_sent_total", help: "Patch events queued on event streams (one per stream).")
+        patchBytes = registry.counter("napkin_patch_bytes_sent_total", help: "Bytes of patch events queued on event streams.")
+        registry.counter("napkin_broadcast_stalls_total", help: "Awaited deliveries that went on without stalled subscribers.") {
+            Double(StallLog.count)
+        }
         mainActorLag = registry.histogram(
             "napkin_main_actor_lag_seconds", help: "How late a quarter-second timer on the main actor fires.",
             buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1])
+    }
+
+    /// Counts `count` patch events queued, `bytes` in all.
+    func patched(_ count: Int, bytes: Int) {
+        patches.increment(by: count)
+        patchBytes.increment(by: bytes)
     }
 
     func evicted(_ reason: Eviction, count: Int = 1) {

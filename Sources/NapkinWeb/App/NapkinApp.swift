@@ -302,9 +302,11 @@ public final class NapkinApp {
 
     private func makeSession(_ record: SessionRecord) -> WebSession {
         let values = SessionValues(record: record, store: configuration.sessionRecords, ttl: configuration.sessionIdleTimeout)
-        return WebSession(
+        let session = WebSession(
             values: values, scope: makeScope(values), now: store.now, maxStreams: configuration.maxStreamsPerSession,
             streamBytes: (configuration.maxQueuedBytesPerStream, streamBytes))
+        session.metrics = metrics
+        return session
     }
 
     /// A session with its first tab, not yet in the store or the session

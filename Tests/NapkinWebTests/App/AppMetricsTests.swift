@@ -130,4 +130,46 @@ struct AppMetricsTests {
         #expect(lag >= 0.1)
         await testApp.stop()
     }
+
+    @Test("a change patched to an open stream counts a patch and its bytes")
+    func patchesSent() async throws {
+        let registry = MetricsRegistry()
+        let testApp = try await Self.start(registry)
+        let client = testApp.client()
+        let page = try await client.get("/")
+        let stream = try await client.events()
+        _ = try await stream.nextPatch()
+        let before = registry.currentSnapshot().value("napkin_patches_sent_total") ?? 0
+        _ = try await client.submit(page, button: "Increment", javascript: true)
+        #expect(try await stream.nextPatch().html.contains("Count: 1"))
+        let snapshot = await registry.snapshot()
+        #expect((snapshot.value("napkin_patches_sent_total") ?? 0) >= before + 1)
+        #expect((snapshot.value("napkin_patch_bytes_sent_total") ?? 0) > 20)
+        stream.close()
+        await testApp.stop()
+    }
+
+    @Test("an awaited delivery that goes on without a stalled subscriber is counted")
+    func stallsCounted() async throws {
+        let registry = MetricsRegistry()
+        let testApp = try await Self.start(registry)
+        let before = registry.currentSnapshot().value("napkin_broadcast_stalls_total") ?? 0
+        let broadcaster = StateBroadcaster(0)
+        let subscription = await broadcaster.subscribe()
+        let taken = AsyncStream.makeStream(of: Void.self)
+        let stalled = Task {
+            var iterator = subscription.makeAsyncIterator()
+            _ = await iterator.next()
+            taken.continuation.yield()
+            try? await Task.sleep(for: .seconds(3600))
+        }
+        for await _ in taken.stream { break }
+        await Diagnostics.$handler.withValue({ _ in }) {
+            _ = await broadcaster.deliver(1, timeout: .milliseconds(50))
+        }
+        // Other suites' stalls may count too (one count per process): at least this one.
+        #expect((registry.currentSnapshot().value("napkin_broadcast_stalls_total") ?? 0) >= before + 1)
+        stalled.cancel()
+        await testApp.stop()
+    }
 }
