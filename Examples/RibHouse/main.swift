@@ -49,6 +49,7 @@ let ribHouse = RibHouseApp.make(
     logFormat: options.jsonLog ? .json : .text,
     bus: bus,
     leases: leases)
+if let metrics { RibHouseMetrics.register(in: metrics, redis: redis, pit: ribHouse.pitService) }
 let server = HTTPServer(
     // Behind a proxy every connection comes from the proxy's address: a
     // per-address limit would cap the whole site at one address's share.
