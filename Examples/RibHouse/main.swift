@@ -30,6 +30,7 @@ configuration.trustedProxies = options.trustedProxies
 let metrics = options.keepsMetrics ? MetricsRegistry() : nil
 configuration.metrics = metrics
 configuration.metricsToken = options.metricsToken
+configuration.logFormat = options.jsonLog ? .json : .text
 // With Redis, every process shares sessions, announcements and the pit.
 let redis = options.redis.map { RedisClient(configuration: $0) }
 let bus: any MessageBus = redis.map { RedisBus(client: $0, secret: options.redisKey) } ?? LocalBus()
@@ -46,7 +47,6 @@ let ribHouse = RibHouseApp.make(
     publicDirectory: options.publicDirectory ?? LaunchOptions.defaultPublicDirectory(),
     pitInterval: options.pitInterval,
     accessLog: options.accessLog,
-    logFormat: options.jsonLog ? .json : .text,
     bus: bus,
     leases: leases)
 if let metrics { RibHouseMetrics.register(in: metrics, redis: redis, pit: ribHouse.pitService) }

@@ -35,15 +35,14 @@ struct RibHouseApp {
 
     /// Builds the app. `publicDirectory` is where the CSS and icons are
     /// (napkin serves its own script); `pitInterval` is how often the pit
-    /// moves; the access log (with request ids) is written in `logFormat`;
-    /// `bus` and `leases` connect it to its other processes (none by
+    /// moves; the access log gives requests ids and writes the
+    /// configuration's log format; `bus` and `leases` connect it to its other processes (none by
     /// default).
     static func make(
         configuration: NapkinConfiguration = RibHouseApp.configuration,
         publicDirectory: String? = nil,
         pitInterval: Duration = .seconds(2),
         accessLog: Bool = true,
-        logFormat: AccessLog.Format = .text,
         bus: any MessageBus = LocalBus(),
         leases: any LeaseStore = LocalLeases()
     ) -> RibHouseApp {
@@ -54,7 +53,7 @@ struct RibHouseApp {
             await LaunchNapkinBuilder(dependency: session).build()
         }
         var router = HTTPRouter()
-        if accessLog { router.use(AccessLog(format: logFormat, requestIDs: configuration.requestIDs)) }
+        if accessLog { router.use(AccessLog(format: configuration.logFormat, requestIDs: configuration.requestIDs)) }
         RibHouseAPI(component: component, configuration: configuration).register(on: &router)
         app.mount(on: &router, publicDirectory: publicDirectory)
         return RibHouseApp(router: router, app: app, component: component)

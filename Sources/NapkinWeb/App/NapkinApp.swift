@@ -98,7 +98,7 @@ public final class NapkinApp {
     public nonisolated func mount(on router: inout HTTPRouter, publicDirectory: String? = nil) {
         let files = publicDirectory.map { StaticFiles(directory: $0) }
         router.use(SecurityHeaders(contentSecurityPolicy: configuration.contentSecurityPolicy))
-        router.use(ErrorMiddleware())
+        router.use(ErrorMiddleware(format: configuration.logFormat))
         // Answered at once (no task), for GET and HEAD alike.
         router.get(WebSession.scriptPath) { request in ClientScript.respond(to: request) }
         router.on(.head, WebSession.scriptPath) { request in ClientScript.respond(to: request) }

@@ -88,6 +88,9 @@ public struct NapkinConfiguration: Sendable {
     /// A bearer token that opens `GET /metrics` on the app's own listener;
     /// without one (the default) the app's listener serves no metrics.
     public var metricsToken: String?
+    /// How napkin's error log (and an ``AccessLog`` made with it) writes
+    /// its lines: text (the default) or one JSON object per line.
+    public var logFormat: AccessLog.Format = .text
 
     /// A configuration with safe defaults: 30-minute idle sessions (5 minutes
     /// for one never used after its first page), 10,000 sessions at most,

@@ -77,4 +77,22 @@ import Testing
         #expect(objects[1]["request_id"] as? String == "trace-8")
         #expect(objects[1]["micros"] is Int)
     }
+
+    @Test("with the JSON format the error log writes one object per line, its id included")
+    func jsonErrorLine() async throws {
+        let log = LogSink()
+        var router = HTTPRouter()
+        router.use(AccessLog(sink: { _ in }, requestIDs: .made))
+        router.use(ErrorMiddleware(log: log.write, format: .json))
+        router.get("/boom/:what") { _ in throw CocoaError(.fileNoSuchFile) }
+        let response = try await router.respond(to: Request(method: .get, path: "/boom/a\nb"))
+        #expect(response.status.code == 500)
+        let line = try #require(log.all.first)
+        #expect(!line.contains("\n"))
+        let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["level"] as? String == "error")
+        #expect(object["path"] as? String == #"/boom/a\x0ab"#)
+        #expect(object["request_id"] as? String == response.headers[RequestIDs.header])
+        #expect((object["error"] as? String)?.contains("CocoaError") == true)
+    }
 }
