@@ -178,12 +178,11 @@ public struct HTTPRouter: HTTPResponder {
     private static func measuring(_ inner: @escaping NextResponder, metrics: RequestMetrics, routes: [Route]) -> NextResponder {
         let series = routes.map { RequestMetrics.Series(route: $0.label, registry: metrics.registry) }
         return { request in
-            let start = ContinuousClock.now
-            let slot = RouteSlot()
+            let slot = RouteSlot(metrics: metrics, routes: series)
             var request = request
             request.routeSlot = slot
             return inner(request).finished { outcome in
-                metrics.series(slot, routes: series).record(status: RequestMetrics.status(of: outcome), since: start)
+                slot.record(outcome)
                 return outcome
             }
         }
