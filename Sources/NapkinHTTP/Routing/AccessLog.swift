@@ -11,8 +11,9 @@
 /// the request pays for building its line, not for writing it.
 ///
 /// With ``RequestIDs``, each request gets an id (``Request/id``), taken
-/// from a trusted proxy's `X-Request-ID` or made; handlers see it in that
-/// header, the response carries it back, and the line ends with it.
+/// from a trusted proxy's `X-Request-ID` or made; the response carries it
+/// back, and the line ends with it. An `X-Request-ID` it replaced is
+/// replaced for the handlers too.
 ///
 /// In the ``Format/json`` format each line is one JSON object with the same
 /// fields (`method`, `path`, `status`, `bytes`, `micros`, `request_id`):
@@ -61,7 +62,9 @@ public struct AccessLog: Middleware {
         if let requestIDs {
             let id = requestIDs.id(for: request)
             request.id = id
-            request.headers[RequestIDs.header] = id
+            // A replaced id must not reach handlers; a request without one
+            // keeps its headers as they are (no copy per request).
+            if let sent = request.headers[RequestIDs.header], sent != id { request.headers[RequestIDs.header] = id }
         }
         return next(request).finished { [request] outcome in
             switch outcome {

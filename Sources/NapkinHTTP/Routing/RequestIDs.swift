@@ -4,11 +4,10 @@ import Synchronization
 /// proxy (so one id follows a request from the proxy's log to the app's),
 /// else one made here.
 ///
-/// ``AccessLog`` gives every request its id (``Request/id``, and the
-/// `X-Request-ID` header handlers see), returns it on the response and
-/// writes it in its line; ``ErrorMiddleware`` writes it with an error. An
-/// id from anyone else is replaced: a client cannot choose what is logged
-/// under its request. A passed-on id is kept only when it is 1 to 128
+/// ``AccessLog`` gives every request its id (``Request/id``), returns it on
+/// the response and writes it in its line; ``ErrorMiddleware`` writes it
+/// with an error. An id from anyone else is replaced, in the request's
+/// headers too: a client cannot choose what is logged under its request. A passed-on id is kept only when it is 1 to 128
 /// bytes of letters, digits and `-_.:`, so it can never break a log line.
 public struct RequestIDs: Sendable {
     /// The header that carries the id, both ways.

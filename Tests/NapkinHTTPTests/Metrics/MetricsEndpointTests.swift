@@ -17,12 +17,12 @@ import Testing
             let (code, response) = try await status(refused)
             #expect(code == 401, "\(refused ?? "no header")")
             #expect(response.headers["WWW-Authenticate"]?.hasPrefix("Bearer") == true)
-            #expect(!(response.bodyText.contains("served_total")))
+            #expect(!(bodyText(response).contains("served_total")))
         }
         let (code, response) = try await status("bearer s3cret-s3cret-s3cret")
         #expect(code == 200)
         #expect(response.headers["Content-Type"] == MetricsEndpoint.contentType)
-        #expect(response.bodyText.contains("served_total 1\n"))
+        #expect(bodyText(response).contains("served_total 1\n"))
     }
 
     @Test("only GET and HEAD of its path: other paths 404, other methods 405")
@@ -43,13 +43,5 @@ import Testing
         await server.shutdown()
         #expect(reply.status == 200)
         #expect(reply.text.contains("# TYPE answer gauge\nanswer 42\n"))
-    }
-}
-
-extension Response {
-    /// The body's bytes as text (bytes bodies only).
-    var bodyText: String {
-        guard case .bytes(let bytes) = body else { return "" }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -10,7 +10,7 @@ import Testing
         let ids = RequestIDs { $0.peer == proxy }
         router.use(AccessLog(sink: log.write, format: format, requestIDs: ids))
         router.use(ErrorMiddleware(log: log.write))
-        router.get("/seen") { request in .text(request.headers[RequestIDs.header] ?? "none") }
+        router.get("/seen") { request in .text("\(request.id ?? "none") \(request.headers[RequestIDs.header] ?? "none")") }
         router.get("/boom") { _ in throw CocoaError(.fileNoSuchFile) }
         return router
     }
@@ -30,7 +30,7 @@ import Testing
         let first = try await router.respond(to: Self.request("/seen"))
         let second = try await router.respond(to: Self.request("/seen"))
         let id = try #require(first.headers[RequestIDs.header])
-        #expect(first.bodyText == id)
+        #expect(bodyText(first) == "\(id) none")
         #expect(second.headers[RequestIDs.header] != id)
         #expect(log.all.first?.hasSuffix("µs \(id)") == true)
     }
@@ -41,9 +41,11 @@ import Testing
         let router = Self.router(log)
         let kept = try await router.respond(to: Self.request("/seen", id: "edge-42.abc:1", peer: Self.proxy))
         #expect(kept.headers[RequestIDs.header] == "edge-42.abc:1")
-        #expect(kept.bodyText == "edge-42.abc:1")
+        #expect(bodyText(kept) == "edge-42.abc:1 edge-42.abc:1")
         let forged = try await router.respond(to: Self.request("/seen", id: "chosen-by-client", peer: "203.0.113.9:5000"))
-        #expect(forged.headers[RequestIDs.header] != "chosen-by-client")
+        let replaced = try #require(forged.headers[RequestIDs.header])
+        #expect(replaced != "chosen-by-client")
+        #expect(bodyText(forged) == "\(replaced) \(replaced)")
         for bad in ["", "two words", "new\nline", String(repeating: "a", count: 129), "quote\"d"] {
             let replaced = try await router.respond(to: Self.request("/seen", id: bad, peer: Self.proxy))
             #expect(replaced.headers[RequestIDs.header] != bad)
@@ -73,7 +75,7 @@ import Testing
         #expect(objects[0]["status"] as? Int == 404)
         #expect(objects[1]["path"] as? String == "/seen")
         #expect(objects[1]["method"] as? String == "GET")
-        #expect(objects[1]["bytes"] as? Int == 7)
+        #expect(objects[1]["bytes"] as? Int == "trace-8 trace-8".utf8.count)
         #expect(objects[1]["request_id"] as? String == "trace-8")
         #expect(objects[1]["micros"] is Int)
     }
