@@ -1,7 +1,7 @@
 import NapkinHTTP
 
 extension NapkinConfiguration {
-    /// Request ids for an ``AccessLog``: an `X-Request-ID` passed on by one
+    /// Request ids for an ``/NapkinHTTP/AccessLog``: an `X-Request-ID` passed on by one
     /// of ``trustedProxies`` is kept, every other request gets a new one.
     ///
     /// ```swift

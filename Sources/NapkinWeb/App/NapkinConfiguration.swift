@@ -81,15 +81,15 @@ public struct NapkinConfiguration: Sendable {
     public var contentSecurityPolicy: String
     /// The body of the 404 page, shown inside the layout.
     public var notFoundBody: HTML
-    /// Where the app and its router count what they do (see the Metrics
-    /// article); none by default. Serve it with a ``MetricsEndpoint``
+    /// Where the app and its router count what they do (see <doc:Metrics>);
+    /// none by default. Serve it with a ``/NapkinHTTP/MetricsEndpoint``
     /// listener on the loopback address, or set ``metricsToken``.
     public var metrics: MetricsRegistry?
     /// A bearer token that opens `GET /metrics` on the app's own listener;
     /// without one (the default) the app's listener serves no metrics.
     public var metricsToken: String?
-    /// How napkin's error log (and an ``AccessLog`` made with it) writes
-    /// its lines: text (the default) or one JSON object per line.
+    /// How napkin's error log (and an ``/NapkinHTTP/AccessLog`` made with
+    /// it) writes its lines: text (the default) or one JSON object per line.
     public var logFormat: AccessLog.Format = .text
 
     /// A configuration with safe defaults: 30-minute idle sessions (5 minutes
