@@ -67,4 +67,16 @@ final class RequestMetrics: Sendable {
         case .failure: 500
         }
     }
+
+    /// The series of `code` (see ``RouteChoice``), given the routes' series.
+    func series(_ code: Int, routes: [Series]) -> Series {
+        if code >= 0, code < routes.count { return routes[code] }
+        switch code {
+        case RouteChoice.staticFiles: return staticFiles
+        case RouteChoice.fallback: return fallback
+        case RouteChoice.unmatched: return unmatched
+        case RouteChoice.server: return server
+        default: return middleware
+        }
+    }
 }

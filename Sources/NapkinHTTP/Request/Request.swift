@@ -28,9 +28,6 @@ public struct Request: Sendable {
     /// The request's id, when ``AccessLog`` gives ids (see ``RequestIDs``):
     /// the `X-Request-ID` it also sets on the request and its response.
     public internal(set) var id: String?
-    /// Where ``HTTPRouter`` notes the route that answered, for its request
-    /// metrics; nil when it does not measure.
-    var routeSlot: RouteSlot?
 
     /// The cookies of the `Cookie` header, by name.
     public var cookies: [String: String] {

@@ -106,8 +106,9 @@ public struct HTTPRouter: HTTPResponder {
     /// A request no route claims is labelled by what answered it, never by
     /// its path: `static` (the fast path), `fallback`, `unmatched` (the
     /// router's own 404), `server` (the server's own refusal) or
-    /// `middleware` (answered before routing), so label sets stay bounded
-    /// whatever paths clients send.
+    /// `middleware` (answered before routing, or passed on later from a
+    /// middleware's own task), so label sets stay bounded whatever paths
+    /// clients send.
     public mutating func measure(in registry: MetricsRegistry) {
         metrics = RequestMetrics(registry: registry)
         rebuild()
@@ -152,16 +153,17 @@ public struct HTTPRouter: HTTPResponder {
         let routes = self.routes
         let fallback = self.fallbackResponder
         let fast = fastResponder.flatMap { HTTPRouter.guarded($0, routes: routes) }
+        let measured = metrics != nil
         var next: NextResponder = { request in
             if let answer = request.serverAnswer {
-                request.routeSlot?.choose(RouteSlot.server)
+                if measured { RouteChoice.choose(RouteChoice.server) }
                 return .now(answer)
             }
             if let fast, let response = fast(request) {
-                request.routeSlot?.choose(RouteSlot.staticFiles)
+                if measured { RouteChoice.choose(RouteChoice.staticFiles) }
                 return .now(response)
             }
-            return HTTPRouter.dispatch(request, routes: routes, fallback: fallback)
+            return HTTPRouter.dispatch(request, routes: routes, fallback: fallback, measured: measured)
         }
         for m in middleware.reversed() {
             let inner = next
@@ -178,11 +180,12 @@ public struct HTTPRouter: HTTPResponder {
     private static func measuring(_ inner: @escaping NextResponder, metrics: RequestMetrics, routes: [Route]) -> NextResponder {
         let series = routes.map { RequestMetrics.Series(route: $0.label, registry: metrics.registry) }
         return { request in
-            let slot = RouteSlot(metrics: metrics, routes: series)
-            var request = request
-            request.routeSlot = slot
-            return inner(request).finished { outcome in
-                slot.record(outcome)
+            let start = ContinuousClock.now
+            RouteChoice.choose(RouteChoice.middleware)
+            let answer = inner(request)
+            let chosen = metrics.series(RouteChoice.chosen, routes: series)
+            return answer.finished { outcome in
+                chosen.record(status: RequestMetrics.status(of: outcome), since: start)
                 return outcome
             }
         }
@@ -254,22 +257,24 @@ public struct HTTPRouter: HTTPResponder {
         return allowed.isEmpty ? .unclaimed : .notAllowed(allowed, index: firstAllowed)
     }
 
-    private static func dispatch(_ request: Request, routes: [Route], fallback: (any HTTPResponder)?) -> Answer {
+    /// How `request` is answered by its route, the fallback or a refusal;
+    /// when `measured`, which it was is noted (``RouteChoice``).
+    private static func dispatch(_ request: Request, routes: [Route], fallback: (any HTTPResponder)?, measured: Bool) -> Answer {
         switch select(request, routes: routes) {
         case .route(let route, let index, let request, let dropsBody):
-            request.routeSlot?.choose(index)
+            if measured { RouteChoice.choose(index) }
             let answer = route.answer(request)
             return dropsBody ? answer.finished { $0.map(dropBody) } : answer
         case .unclaimed:
             guard let fallback else {
-                request.routeSlot?.choose(RouteSlot.unmatched)
+                if measured { RouteChoice.choose(RouteChoice.unmatched) }
                 return .now(Response.text("Not Found", status: .notFound))
             }
-            request.routeSlot?.choose(RouteSlot.fallback)
+            if measured { RouteChoice.choose(RouteChoice.fallback) }
             let answer = fallback.answer(request)
             return request.method == .head ? answer.finished { $0.map(dropBody) } : answer
         case .notAllowed(let allowed, let index):
-            request.routeSlot?.choose(index)
+            if measured { RouteChoice.choose(index) }
             var methods = Set(allowed.map(\.rawValue))
             if methods.contains("GET") { methods.insert("HEAD") }
             var response = Response.text("Method Not Allowed", status: .methodNotAllowed)

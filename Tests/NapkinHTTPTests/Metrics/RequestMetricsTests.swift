@@ -66,6 +66,23 @@ import Testing
         #expect(snapshot.value("napkin_http_requests_total", ["route": "/pit", "status": "4xx"]) == 0)
     }
 
+    @Test("a middleware that passes a request on later, from a task, has it counted under `middleware`")
+    func deferringMiddleware() async throws {
+        struct Later: Middleware {
+            func answer(_ request: Request, next: @escaping NextResponder) -> Answer {
+                .task { try await next(request).response() }
+            }
+        }
+        let registry = MetricsRegistry()
+        var router = Self.measured(registry)
+        router.use(Later())
+        _ = try await router.respond(to: Request(method: .get, target: "/pit"))
+        _ = try await router.respond(to: Request(method: .get, target: "/users/9"))
+        let snapshot = await registry.snapshot()
+        #expect(snapshot.value("napkin_http_requests_total", ["route": "middleware", "status": "2xx"]) == 2)
+        #expect(snapshot.total("napkin_http_requests_total") == 2)
+    }
+
     @Test("10,000 random paths and methods leave the label sets as they were")
     func labelSetsStayBounded() async throws {
         let registry = MetricsRegistry()
