@@ -25,6 +25,12 @@ configuration.publicOrigin = options.publicOrigin
 // Served over HTTPS (by a proxy): the session cookie is for HTTPS only.
 configuration.secureCookies = options.publicOrigin?.lowercased().hasPrefix("https://") ?? false
 configuration.trustedProxies = options.trustedProxies
+// Metrics are kept only when they are served: on a loopback listener of
+// their own, or on the app's port behind a token.
+let metrics = options.keepsMetrics ? MetricsRegistry() : nil
+configuration.metrics = metrics
+configuration.metricsToken = options.metricsToken
+configuration.logFormat = options.jsonLog ? .json : .text
 // With Redis, every process shares sessions, announcements and the pit.
 let redis = options.redis.map { RedisClient(configuration: $0) }
 let bus: any MessageBus = redis.map { RedisBus(client: $0, secret: options.redisKey) } ?? LocalBus()
@@ -43,16 +49,27 @@ let ribHouse = RibHouseApp.make(
     accessLog: options.accessLog,
     bus: bus,
     leases: leases)
+if let metrics { RibHouseMetrics.register(in: metrics, redis: redis, pit: ribHouse.pitService) }
 let server = HTTPServer(
     // Behind a proxy every connection comes from the proxy's address: a
     // per-address limit would cap the whole site at one address's share.
-    configuration: ServerConfiguration(
-        host: options.host, port: options.port, perIPConnectionLimit: options.trustedProxies.isEmpty ? 256 : 0,
-        shutdownGracePeriod: options.drainTimeout),
+    configuration: {
+        var server = ServerConfiguration(
+            host: options.host, port: options.port, perIPConnectionLimit: options.trustedProxies.isEmpty ? 256 : 0,
+            shutdownGracePeriod: options.drainTimeout)
+        server.metrics = metrics
+        return server
+    }(),
     responder: ribHouse.router)
+let metricsServer: HTTPServer? = if let metrics, let port = options.metricsPort {
+    MetricsEndpoint(registry: metrics).listener(host: options.metricsHost, port: port)
+} else {
+    nil
+}
 
 do {
     try server.start()
+    try metricsServer?.start()
 } catch {
     FileHandle.standardError.write(Data("RibHouse: \(error)\n".utf8))
     exit(1)
@@ -66,6 +83,7 @@ FileHandle.standardOutput.write(Data("Rib House on http://\(options.host):\(serv
 // and requests in flight finish within --drain-timeout.
 let app = ribHouse.app
 try await server.runUntilSignalled { await app.drain() }
+await metricsServer?.shutdown()
 await ribHouse.shutdown()
 await (bus as? RedisBus)?.shutdown()
 await redis?.shutdown()

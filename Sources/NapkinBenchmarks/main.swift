@@ -1,7 +1,7 @@
 import Foundation
 
 // The napkin benchmark executable: `swift run -c release NapkinBenchmarks [suite ...]`.
-// Suites: core, http, web, tabs, redis, ribhouse, ribhouse-live, uploads (all of them when none is named; web includes tabs). Each prints its own table.
+// Suites: core, http, web, tabs, redis, ribhouse, ribhouse-live, uploads, metrics (all of them when none is named; web includes tabs). Each prints its own table.
 
 let suites: [(name: String, run: @Sendable () async throws -> Void)] = [
     ("core", CoreBenchmarks.run),
@@ -12,6 +12,7 @@ let suites: [(name: String, run: @Sendable () async throws -> Void)] = [
     ("ribhouse", RibHouseBenchmarks.run),
     ("ribhouse-live", LiveUsersBenchmarks.run),
     ("uploads", UploadBenchmarks.run),
+    ("metrics", MetricsBenchmarks.run),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

@@ -1,6 +1,7 @@
 import Foundation
 @_spi(Napkin) import NapkinSupport
 import napkin
+import Synchronization
 
 /// One connection of a ``RedisClient`` and the thread that owns it. Commands
 /// queue here and run one at a time on that thread, so hiredis's blocking
@@ -51,6 +52,9 @@ final class ConnectionWorker: Sendable {
             run()
         }
     }
+
+    /// Connections this worker opened: its first, and one per reconnect.
+    let connectionsOpened = Atomic<Int>(0)
 
     /// Commands queued or running: the client gives new ones to the least loaded.
     var load: Int { state.withLock { $0.queued + ($0.busy ? 1 : 0) } }
@@ -118,6 +122,7 @@ final class ConnectionWorker: Sendable {
             if let failure = lastFailure, job.queuedAt < failure.at { throw failure.error }
             do {
                 connection = try RedisConnection(configuration)
+                connectionsOpened.add(1, ordering: .relaxed)
                 lastFailure = nil
             } catch let error as RedisError {
                 lastFailure = (.now, error)

@@ -5,6 +5,7 @@ import Darwin
 #endif
 @_spi(Napkin) import NapkinSupport
 import napkin
+import Synchronization
 
 /// A small pool of connections to one Redis server.
 ///
@@ -29,6 +30,8 @@ public final class RedisClient: Sendable {
     private let reachability: RedisReachability
     // Which worker a tie goes to next; a pthread lock (`Locked`).
     private let turn = Locked(0)
+    private let commandsRun = Atomic<Int>(0)
+    private let commandsFailed = Atomic<Int>(0)
 
     /// A client for `configuration`; it connects on its first command.
     public init(configuration: RedisConfiguration = RedisConfiguration()) {
@@ -64,7 +67,21 @@ public final class RedisClient: Sendable {
 
     /// Runs one command given as raw arguments, for binary payloads.
     public func command(_ arguments: [[UInt8]]) async throws -> RedisReply {
-        try await pickWorker().run(arguments)
+        commandsRun.add(1, ordering: .relaxed)
+        do {
+            return try await pickWorker().run(arguments)
+        } catch {
+            commandsFailed.add(1, ordering: .relaxed)
+            throw error
+        }
+    }
+
+    /// What the client has done so far: for metrics.
+    public var statistics: RedisStatistics {
+        let opened = workers.map { $0.connectionsOpened.load(ordering: .relaxed) }
+        return RedisStatistics(
+            commands: commandsRun.load(ordering: .relaxed), errors: commandsFailed.load(ordering: .relaxed),
+            reconnects: opened.reduce(0) { $0 + max(0, $1 - 1) })
     }
 
     /// Whether Redis answered the client's last attempt to reach it (a

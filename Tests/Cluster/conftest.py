@@ -60,6 +60,11 @@ def cluster(binary, workdir):
     on free ports, logs under Tests/Cluster/artifacts/cluster/."""
     c = launch.Cluster(binary, 2, workdir=workdir / "main",
                        extra_args=["--pit-interval", str(PIT_INTERVAL_MS), "--new-session-timeout", "60"])
+    # Each process serves /metrics on a loopback listener of its own (a
+    # Prometheus scrapes them in test_metrics.py).
+    for b in c.backends:
+        b.metrics_port = launch.free_port()
+        b.extra_args += ["--metrics-port", str(b.metrics_port)]
     try:
         c.start()
     except launch.LaunchError as error:

@@ -62,4 +62,17 @@ struct LaunchOptionsTests {
             #expect(throws: LaunchOptions.Invalid.self) { try LaunchOptions(arguments: ["--redis", bad], environment: [:]) }
         }
     }
+
+    @Test("--metrics-port, --metrics-host, --metrics-token (or METRICS_TOKEN) and --log-format; metrics only when served")
+    func metricsAndLogOptions() throws {
+        let none = try LaunchOptions(arguments: [], environment: [:])
+        #expect(!none.keepsMetrics && none.metricsHost == "127.0.0.1" && !none.jsonLog)
+        let port = try LaunchOptions(arguments: ["--metrics-port", "9464", "--log-format", "json"], environment: [:])
+        #expect(port.metricsPort == 9464 && port.keepsMetrics && port.jsonLog && port.metricsToken == nil)
+        let token = try LaunchOptions(arguments: [], environment: ["METRICS_TOKEN": "sixteen-bytes-or-more"])
+        #expect(token.metricsToken == "sixteen-bytes-or-more" && token.keepsMetrics && token.metricsPort == nil)
+        for bad in [["--metrics-token", "short"], ["--metrics-port", "70000"], ["--log-format", "xml"], ["--metrics-port"]] {
+            #expect(throws: LaunchOptions.Invalid.self) { try LaunchOptions(arguments: bad, environment: [:]) }
+        }
+    }
 }

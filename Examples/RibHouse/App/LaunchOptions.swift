@@ -13,6 +13,11 @@ import NapkinRedis
 /// seals the session records there, the same for every process (derived
 /// from the Redis password when not given); `--drain-timeout SECONDS` bounds
 /// how long SIGTERM's drain waits for requests in flight (10 by default).
+/// `--metrics-port P` serves `/metrics` and the dashboard on a listener of
+/// their own (on `--metrics-host`, `127.0.0.1` by default);
+/// `--metrics-token T` (also `METRICS_TOKEN`) serves `/metrics` on the app's
+/// port to requests carrying the token, and is asked of the dashboard too;
+/// `--log-format json` writes the access log as one JSON object per line.
 struct LaunchOptions: Equatable {
     var host = "127.0.0.1"
     var port = 8080
@@ -35,11 +40,22 @@ struct LaunchOptions: Equatable {
     var trustedProxies: Set<String> = []
     /// How long a drain waits for requests in flight before the process exits.
     var drainTimeout: Duration = .seconds(10)
+    /// Where `/metrics` gets a listener of its own, if anywhere.
+    var metricsPort: Int?
+    /// The address of that listener: the loopback address unless told otherwise.
+    var metricsHost = "127.0.0.1"
+    /// The bearer token that opens `/metrics` on the app's own port.
+    var metricsToken: String?
+    /// `--log-format json`: the access log as one JSON object per line.
+    var jsonLog = false
+    /// Metrics are kept when they are served somewhere.
+    var keepsMetrics: Bool { metricsPort != nil || metricsToken != nil }
     /// `--help` was given: print ``usage`` and stop.
     var showHelp = false
 
     static let usage = "usage: RibHouse [--host H] [--port P] [--public DIR] [--pit-interval MS] [--new-session-timeout SECONDS] [--tab-grace SECONDS] "
-        + "[--no-access-log] [--public-origin URL] [--trusted-proxy ADDRESS]… [--redis redis://[USER:PASSWORD@]HOST:PORT/DB] [--redis-key SECRET] [--drain-timeout SECONDS]"
+        + "[--no-access-log] [--public-origin URL] [--trusted-proxy ADDRESS]… [--redis redis://[USER:PASSWORD@]HOST:PORT/DB] [--redis-key SECRET] "
+        + "[--drain-timeout SECONDS] [--metrics-port P] [--metrics-host H] [--metrics-token TOKEN] [--log-format text|json]"
 
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -58,6 +74,9 @@ struct LaunchOptions: Equatable {
         }
         if let key = environment["REDIS_KEY"], !key.isEmpty {
             redisKey = try Self.redisKey(key)
+        }
+        if let token = environment["METRICS_TOKEN"], !token.isEmpty {
+            metricsToken = try Self.metricsToken(token)
         }
         var remaining = arguments[...]
         while let flag = remaining.popFirst() {
@@ -78,6 +97,12 @@ struct LaunchOptions: Equatable {
             case "--redis": redis = try Self.redis(value)
             case "--redis-key": redisKey = try Self.redisKey(value)
             case "--trusted-proxy": trustedProxies.insert(value)
+            case "--metrics-port": metricsPort = try Self.port(value)
+            case "--metrics-host": metricsHost = value
+            case "--metrics-token": metricsToken = try Self.metricsToken(value)
+            case "--log-format":
+                guard value == "text" || value == "json" else { throw Invalid(description: "--log-format takes text or json") }
+                jsonLog = value == "json"
             case "--new-session-timeout":
                 guard let seconds = Int(value), seconds > 0 else { throw Invalid(description: "--new-session-timeout takes seconds") }
                 newSessionTimeout = .seconds(seconds)
@@ -106,6 +131,12 @@ struct LaunchOptions: Equatable {
     private static func redisKey(_ text: String) throws -> [UInt8] {
         guard text.utf8.count >= 16 else { throw Invalid(description: "--redis-key takes a secret of 16 bytes or more") }
         return Array(text.utf8)
+    }
+
+    /// A token long enough not to be guessed.
+    private static func metricsToken(_ text: String) throws -> String {
+        guard text.utf8.count >= 16 else { throw Invalid(description: "--metrics-token takes a secret of 16 bytes or more") }
+        return text
     }
 
     /// `http(s)://host[:port]`, nothing more.

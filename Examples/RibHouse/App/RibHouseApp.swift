@@ -35,9 +35,10 @@ struct RibHouseApp {
 
     /// Builds the app. `publicDirectory` is where the CSS and icons are
     /// (napkin serves its own script); `pitInterval` is how often the pit
-    /// moves; `bus` and `leases` connect it to its other processes (none by
-    /// default); announcement photos go to `photoDirectory`, which the
-    /// processes must share.
+    /// moves; the access log gives requests ids and writes the
+    /// configuration's log format; `bus` and `leases` connect it to its
+    /// other processes (none by default); announcement photos go to
+    /// `photoDirectory`, which the processes must share.
     static func make(
         configuration: NapkinConfiguration = RibHouseApp.configuration,
         publicDirectory: String? = nil,
@@ -55,7 +56,7 @@ struct RibHouseApp {
             await LaunchNapkinBuilder(dependency: session).build()
         }
         var router = HTTPRouter()
-        if accessLog { router.use(AccessLog()) }
+        if accessLog { router.use(AccessLog(format: configuration.logFormat, requestIDs: configuration.requestIDs)) }
         RibHouseAPI(component: component, configuration: configuration).register(on: &router)
         app.mount(on: &router, publicDirectory: publicDirectory)
         return RibHouseApp(router: router, app: app, component: component)

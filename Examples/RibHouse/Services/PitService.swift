@@ -19,6 +19,9 @@ actor PitService {
     /// The current pit as JSON, encoded once per change.
     private nonisolated let json: EncodedPit
 
+    /// Whether this process holds the pit's lease, and so moves the pit.
+    nonisolated var holdsLease: Bool { ticking.isHolding }
+
     /// A pit that changes every `interval` once ``start()`` is called,
     /// shared over `bus`, ticked where the lease in `leases` is held.
     init(

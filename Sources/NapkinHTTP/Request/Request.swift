@@ -29,6 +29,9 @@ public struct Request: Sendable {
     /// A responder answers such a request with it at once, finished by its
     /// middleware (``HTTPRouter`` does), and runs no route.
     public internal(set) var serverAnswer: Response?
+    /// The request's id, when ``AccessLog`` gives ids (see ``RequestIDs``):
+    /// the `X-Request-ID` it also sets on the request and its response.
+    public internal(set) var id: String?
 
     /// The cookies of the `Cookie` header, by name.
     public var cookies: [String: String] {

@@ -1,5 +1,6 @@
 
-/// Writes one line per request: method, path, status, body bytes and duration.
+/// Writes one line per request: method, path, status, body bytes and
+/// duration, and the request's id when it gives requests ids.
 ///
 /// The path is logged as it was sent (still percent-encoded), with control
 /// characters, backslashes and non-ASCII bytes escaped as `\xNN` and long
@@ -9,24 +10,47 @@
 /// By default lines go to standard error through a batching ``LogWriter``:
 /// the request pays for building its line, not for writing it.
 ///
+/// With ``RequestIDs``, each request gets an id (``Request/id``), taken
+/// from a trusted proxy's `X-Request-ID` or made; the response carries it
+/// back, and the line ends with it. An `X-Request-ID` it replaced is
+/// replaced for the handlers too.
+///
+/// In the ``Format/json`` format each line is one JSON object with the same
+/// fields (`method`, `path`, `status`, `bytes`, `micros`, `request_id`):
+/// the method and path are escaped as above first, then as JSON strings.
+///
 /// Put it first (outermost) so it also times the other middleware and sees the
 /// status that error mapping chose. Streamed bodies log `-` for bytes.
 public struct AccessLog: Middleware {
+    /// How a line is written.
+    public enum Format: Sendable {
+        /// `GET /path 200 1234 56µs [request-id]`.
+        case text
+        /// One JSON object per line.
+        case json
+    }
+
     private let sink: (@Sendable (String) -> Void)?
     private let writer: LogWriter?
+    private let format: Format
+    private let requestIDs: RequestIDs?
 
     /// An access log handing each line to `sink`.
-    public init(sink: @escaping @Sendable (String) -> Void) {
+    public init(sink: @escaping @Sendable (String) -> Void, format: Format = .text, requestIDs: RequestIDs? = nil) {
         self.sink = sink
         writer = nil
+        self.format = format
+        self.requestIDs = requestIDs
     }
 
     /// An access log whose lines `writer` writes in batches (default: the
-    /// process's standard error); each line is formatted straight into the
-    /// writer's buffer, with no string built per request.
-    public init(writer: LogWriter = .standardError) {
+    /// process's standard error); each text line is formatted straight
+    /// into the writer's buffer, with no string built per request.
+    public init(writer: LogWriter = .standardError, format: Format = .text, requestIDs: RequestIDs? = nil) {
         sink = nil
         self.writer = writer
+        self.format = format
+        self.requestIDs = requestIDs
     }
 
     /// Passes the request on and logs its line once the response (or the
@@ -34,10 +58,21 @@ public struct AccessLog: Middleware {
     /// `500`) is known, whatever kind of answer it is.
     public func answer(_ request: Request, next: @escaping NextResponder) -> Answer {
         let start = ContinuousClock.now
-        return next(request).finished { outcome in
+        var request = request
+        if let requestIDs {
+            let id = requestIDs.id(for: request)
+            request.id = id
+            // A replaced id must not reach handlers; a request without one
+            // keeps its headers as they are (no copy per request).
+            if let sent = request.headers[RequestIDs.header], sent != id { request.headers[RequestIDs.header] = id }
+        }
+        return next(request).finished { [request] outcome in
             switch outcome {
-            case .success(let response):
+            case .success(var response):
                 log(request, status: response.status.code, bytes: response.byteCount, start: start)
+                guard let id = request.id else { return outcome }
+                response.headers[RequestIDs.header] = id
+                return .success(response)
             case .failure(let error as HTTPError):
                 log(request, status: error.status.code, bytes: error.message.utf8.count, start: start)
             case .failure:
@@ -51,33 +86,60 @@ public struct AccessLog: Middleware {
     private func log(_ request: Request, status: Int, bytes: Int?, start: ContinuousClock.Instant) {
         let (seconds, attoseconds) = (ContinuousClock.now - start).components
         let micros = Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000)
-        guard let writer else {
-            sink?("\(AccessLog.escape(request.method.rawValue)) \(AccessLog.escape(request.rawPath)) \(status) \(bytes.map(String.init) ?? "-") \(micros)µs")
+        if format == .json {
+            let line = AccessLog.jsonLine(request, status: status, bytes: bytes, micros: micros)
+            if let writer { writer.write(line) } else { sink?(line) }
             return
         }
-        var method = request.method.rawValue, path = request.rawPath
+        // An id is made here or checked to be plain (see `RequestIDs`).
+        let suffix = request.id.map { " " + $0 } ?? ""
+        guard let writer else {
+            sink?("\(AccessLog.escape(request.method.rawValue)) \(AccessLog.escape(request.rawPath)) \(status) \(bytes.map(String.init) ?? "-") \(micros)µs\(suffix)")
+            return
+        }
+        var method = request.method.rawValue, path = request.rawPath, id = suffix
         method.withUTF8 { method in
             path.withUTF8 { path in
-                guard AccessLog.isPlain(method), AccessLog.isPlain(path) else {
-                    writer.append { line in
-                        line.append(contentsOf: AccessLog.escape(request.method.rawValue).utf8)
-                        line.append(0x20)
-                        line.append(contentsOf: AccessLog.escape(request.rawPath).utf8)
-                        AccessLog.appendNumbers(status: status, bytes: bytes, micros: micros, to: &line)
+                id.withUTF8 { id in
+                    guard AccessLog.isPlain(method), AccessLog.isPlain(path) else {
+                        writer.append { line in
+                            line.append(contentsOf: AccessLog.escape(request.method.rawValue).utf8)
+                            line.append(0x20)
+                            line.append(contentsOf: AccessLog.escape(request.rawPath).utf8)
+                            AccessLog.appendNumbers(status: status, bytes: bytes, micros: micros, to: &line)
+                            line.append(contentsOf: id)
+                        }
+                        return
                     }
-                    return
-                }
-                // The usual line, built on the stack and copied into the
-                // writer's buffer at once: the lock is held for one copy.
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: method.count + path.count + 2 + AccessLog.numbersCapacity) { line in
-                    var end = AccessLog.put(method, at: 0, in: line)
-                    line[end] = 0x20
-                    end = AccessLog.put(path, at: end + 1, in: line)
-                    end = AccessLog.putNumbers(status: status, bytes: bytes, micros: micros, at: end, in: line)
-                    writer.append(UnsafeBufferPointer(rebasing: line[..<end]))
+                    // The usual line, built on the stack and copied into the
+                    // writer's buffer at once: the lock is held for one copy.
+                    let capacity = method.count + path.count + 2 + AccessLog.numbersCapacity + id.count
+                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { line in
+                        var end = AccessLog.put(method, at: 0, in: line)
+                        line[end] = 0x20
+                        end = AccessLog.put(path, at: end + 1, in: line)
+                        end = AccessLog.putNumbers(status: status, bytes: bytes, micros: micros, at: end, in: line)
+                        end = AccessLog.put(id, at: end, in: line)
+                        writer.append(UnsafeBufferPointer(rebasing: line[..<end]))
+                    }
                 }
             }
         }
+    }
+
+    /// One JSON object: method and path escaped as in a text line (so
+    /// they are printable ASCII, and bounded), then as JSON strings.
+    static func jsonLine(_ request: Request, status: Int, bytes: Int?, micros: Int) -> String {
+        var line = "{\"method\":" + jsonString(escape(request.method.rawValue))
+        line += ",\"path\":" + jsonString(escape(request.rawPath))
+        line += ",\"status\":\(status),\"bytes\":\(bytes.map(String.init) ?? "null"),\"micros\":\(micros)"
+        if let id = request.id { line += ",\"request_id\":" + jsonString(id) }
+        return line + "}"
+    }
+
+    /// `text` (already escaped: printable ASCII and `…`) as a JSON string.
+    static func jsonString(_ text: String) -> String {
+        "\"" + text.escaping(["\"": "\\\"", "\\": "\\\\"]) + "\""
     }
 
     /// Whether `text` goes into a line as it is: short, printable ASCII, no `\`.

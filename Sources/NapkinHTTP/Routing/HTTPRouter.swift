@@ -10,6 +10,8 @@ public struct HTTPRouter: HTTPResponder {
     private struct Route: Sendable {
         let method: HTTPMethod
         let pattern: RoutePattern
+        /// The pattern as registered: the route's metrics label.
+        let label: String
         /// How the route answers, decided when it was registered.
         let answer: @Sendable (Request) -> Answer
     }
@@ -20,6 +22,7 @@ public struct HTTPRouter: HTTPResponder {
     private var fastResponder: (@Sendable (Request) -> Response?)?
     /// Paths answered ahead of the middleware (``probe(_:_:)``).
     private var probes: [(path: String, answer: @Sendable (Request) -> Response)] = []
+    private var metrics: RequestMetrics?
     /// The middleware around the route selection, composed once.
     private var chain: NextResponder
 
@@ -65,7 +68,7 @@ public struct HTTPRouter: HTTPResponder {
     }
 
     private mutating func add(_ method: HTTPMethod, _ pattern: String, _ answer: @escaping @Sendable (Request) -> Answer) {
-        routes.append(Route(method: method, pattern: RoutePattern(pattern), answer: answer))
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), label: pattern, answer: answer))
         rebuild()
     }
 
@@ -97,6 +100,21 @@ public struct HTTPRouter: HTTPResponder {
     public mutating func patch(_ pattern: String, _ handler: @escaping ImmediateHandler) { on(.patch, pattern, handler) }
     /// Routes `DELETE` requests matching `pattern` to `handler`, which answers at once.
     public mutating func delete(_ pattern: String, _ handler: @escaping ImmediateHandler) { on(.delete, pattern, handler) }
+
+    /// Counts every request in `registry`, by route pattern and status
+    /// class (`napkin_http_requests_total`), and times it by route pattern
+    /// (`napkin_http_request_duration_seconds`), outside all middleware.
+    ///
+    /// A request no route claims is labelled by what answered it, never by
+    /// its path: `static` (the fast path), `fallback`, `unmatched` (the
+    /// router's own 404), `server` (the server's own refusal) or
+    /// `middleware` (answered before routing, or passed on later from a
+    /// middleware's own task), so label sets stay bounded whatever paths
+    /// clients send.
+    public mutating func measure(in registry: MetricsRegistry) {
+        metrics = RequestMetrics(registry: registry)
+        rebuild()
+    }
 
     /// Adds middleware; the first added is the outermost.
     public mutating func use(_ middleware: any Middleware) {
@@ -148,14 +166,24 @@ public struct HTTPRouter: HTTPResponder {
         let fallback = self.fallbackResponder
         let fast = fastResponder.flatMap { HTTPRouter.guarded($0, routes: routes) }
         let probes = self.probes
+        let measured = metrics != nil
         var next: NextResponder = { request in
-            if let answer = request.serverAnswer { return .now(answer) }
-            if let fast, let response = fast(request) { return .now(response) }
-            return HTTPRouter.dispatch(request, routes: routes, fallback: fallback)
+            if let answer = request.serverAnswer {
+                if measured { RouteChoice.choose(RouteChoice.server) }
+                return .now(answer)
+            }
+            if let fast, let response = fast(request) {
+                if measured { RouteChoice.choose(RouteChoice.staticFiles) }
+                return .now(response)
+            }
+            return HTTPRouter.dispatch(request, routes: routes, fallback: fallback, measured: measured)
         }
         for m in middleware.reversed() {
             let inner = next
             next = { request in m.answer(request, next: inner) }
+        }
+        if let metrics {
+            next = HTTPRouter.measuring(next, metrics: metrics, routes: routes)
         }
         guard !probes.isEmpty else {
             chain = next
@@ -170,6 +198,22 @@ public struct HTTPRouter: HTTPResponder {
                 return .now(probe.answer(request))
             }
             return routed(request)
+        }
+    }
+
+    /// `inner`, with each request counted and timed under the series its
+    /// dispatch chose. The routes' series are looked up once, here.
+    private static func measuring(_ inner: @escaping NextResponder, metrics: RequestMetrics, routes: [Route]) -> NextResponder {
+        let series = routes.map { RequestMetrics.Series(route: $0.label, registry: metrics.registry) }
+        return { request in
+            let start = ContinuousClock.now
+            RouteChoice.choose(RouteChoice.middleware)
+            let answer = inner(request)
+            let chosen = metrics.series(RouteChoice.chosen, routes: series)
+            return answer.finished { outcome in
+                chosen.record(status: RequestMetrics.status(of: outcome), since: start)
+                return outcome
+            }
         }
     }
 
@@ -206,11 +250,12 @@ public struct HTTPRouter: HTTPResponder {
 
     /// What a request's method and path select among `routes`.
     private enum Selection {
-        /// `route`, given `request` with the route's parameters; for a
-        /// `HEAD` served by a `GET` route, `dropsBody`.
-        case route(Route, Request, dropsBody: Bool)
-        /// Routes match the path under other methods only: a `405`.
-        case notAllowed([HTTPMethod])
+        /// `route` (the `index`th), given `request` with the route's
+        /// parameters; for a `HEAD` served by a `GET` route, `dropsBody`.
+        case route(Route, index: Int, Request, dropsBody: Bool)
+        /// Routes match the path under other methods only: a `405`, counted
+        /// under the first of them (the `index`th route).
+        case notAllowed([HTTPMethod], index: Int)
         /// No route matches the path: the fallback's.
         case unclaimed
     }
@@ -219,33 +264,43 @@ public struct HTTPRouter: HTTPResponder {
     /// path, else (for `HEAD`) the first such `GET` route.
     private static func select(_ request: Request, routes: [Route]) -> Selection {
         var allowed: [HTTPMethod] = []
-        var getMatch: (Route, [String: String])?
-        for route in routes {
+        var firstAllowed = 0
+        var getMatch: (Route, Int, [String: String])?
+        for (index, route) in routes.enumerated() {
             guard let parameters = route.pattern.match(path: request.path) else { continue }
             if route.method == request.method {
-                return .route(route, with(parameters, request), dropsBody: false)
+                return .route(route, index: index, with(parameters, request), dropsBody: false)
             }
             if request.method == .head, route.method == .get, getMatch == nil {
-                getMatch = (route, parameters)
+                getMatch = (route, index, parameters)
             }
+            if allowed.isEmpty { firstAllowed = index }
             allowed.append(route.method)
         }
-        if let (route, parameters) = getMatch {
-            return .route(route, with(parameters, request), dropsBody: true)
+        if let (route, index, parameters) = getMatch {
+            return .route(route, index: index, with(parameters, request), dropsBody: true)
         }
-        return allowed.isEmpty ? .unclaimed : .notAllowed(allowed)
+        return allowed.isEmpty ? .unclaimed : .notAllowed(allowed, index: firstAllowed)
     }
 
-    private static func dispatch(_ request: Request, routes: [Route], fallback: (any HTTPResponder)?) -> Answer {
+    /// How `request` is answered by its route, the fallback or a refusal;
+    /// when `measured`, which it was is noted (``RouteChoice``).
+    private static func dispatch(_ request: Request, routes: [Route], fallback: (any HTTPResponder)?, measured: Bool) -> Answer {
         switch select(request, routes: routes) {
-        case .route(let route, let request, let dropsBody):
+        case .route(let route, let index, let request, let dropsBody):
+            if measured { RouteChoice.choose(index) }
             let answer = route.answer(request)
             return dropsBody ? answer.finished { $0.map(dropBody) } : answer
         case .unclaimed:
-            guard let fallback else { return .now(Response.text("Not Found", status: .notFound)) }
+            guard let fallback else {
+                if measured { RouteChoice.choose(RouteChoice.unmatched) }
+                return .now(Response.text("Not Found", status: .notFound))
+            }
+            if measured { RouteChoice.choose(RouteChoice.fallback) }
             let answer = fallback.answer(request)
             return request.method == .head ? answer.finished { $0.map(dropBody) } : answer
-        case .notAllowed(let allowed):
+        case .notAllowed(let allowed, let index):
+            if measured { RouteChoice.choose(index) }
             var methods = Set(allowed.map(\.rawValue))
             if methods.contains("GET") { methods.insert("HEAD") }
             var response = Response.text("Method Not Allowed", status: .methodNotAllowed)

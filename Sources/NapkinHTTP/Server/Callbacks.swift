@@ -70,7 +70,11 @@ enum Callbacks {
     static let accept: MHD_AcceptPolicyCallback = { cls, address, _ in
         guard let cls else { return MHDResult.yes }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-        return core.peers.admits(address) ? MHDResult.yes : MHDResult.no
+        guard core.peers.admits(address) else {
+            core.metrics?.refusedPerAddress.increment()
+            return MHDResult.no
+        }
+        return MHDResult.yes
     }
 
     static let access: MHD_AccessHandlerCallback = { cls, connection, _, method, version, uploadData, uploadSize, conCls in
@@ -95,6 +99,7 @@ enum Callbacks {
             core.firstHeads.end(connection)
             core.nextHeads.end(connection)
             if core.openConnections.load(ordering: .relaxed) > core.connectionLimit {
+                core.metrics?.refusedFull.increment()
                 Callbacks.answer(Callbacks.full, on: connection, context: context, core: core, method: method)
                 return MHDResult.yes
             }

@@ -80,7 +80,8 @@ public final class HTTPServer: Sendable {
                 perIPConnectionLimit: configuration.perIPConnectionLimit,
                 connectionMemoryLimit: HTTPServer.memoryLimit(configuration),
                 headTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.connectionTimeout,
-                uploads: configuration.uploads, log: log)
+                uploads: configuration.uploads, metrics: configuration.metrics.map { ServerMetrics(registry: $0) }, log: log)
+            if let registry = configuration.metrics { ServerMetrics.sample(core, in: registry) }
             let cls = Unmanaged.passRetained(core).toOpaque()
             var daemons: [OpaquePointer] = []
             var wakeups: [Wakeup] = []

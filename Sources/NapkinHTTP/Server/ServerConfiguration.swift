@@ -60,6 +60,11 @@ public struct ServerConfiguration: Sendable {
     /// How long ``HTTPServer/shutdown()`` waits for in-flight requests and open connections
     /// before answering what is left 503.
     public var shutdownGracePeriod: Duration
+    /// Where the server counts its connections (open, refused at a limit),
+    /// the request bodies it holds and the process's resident memory; none
+    /// by default. Requests are counted by the router
+    /// (``HTTPRouter/measure(in:)``).
+    public var metrics: MetricsRegistry?
 
     /// A configuration; every parameter has the safe default documented on its property.
     public init(

@@ -61,6 +61,8 @@ final class ServerCore: Sendable {
     let openConnections = Atomic<Int>(0)
     /// Connections open per client address, against the per-address limit.
     let peers: PeerConnections
+    /// Refusals counted, when the server keeps metrics.
+    let metrics: ServerMetrics?
 
     /// How many connections past the limit are accepted only to be told the
     /// server is full.
@@ -71,9 +73,10 @@ final class ServerCore: Sendable {
     init(
         responder: any HTTPResponder, maxBodySize: Int, bodyBudget: Int = .max, connectionLimit: Int = .max,
         perIPConnectionLimit: Int = 0, connectionMemoryLimit: Int = 8 * 1024, headTimeout: Duration = .seconds(10),
-        idleTimeout: Duration = .seconds(30), uploads: UploadLimits = UploadLimits(),
+        idleTimeout: Duration = .seconds(30), uploads: UploadLimits = UploadLimits(), metrics: ServerMetrics? = nil,
         log: @escaping @Sendable (String) -> Void
     ) {
+        self.metrics = metrics
         // Each table may hold a quarter of the connections, so together
         // they leave half the server to connections that are being served.
         firstHeads = HeadDeadlines(deadline: headTimeout, cap: connectionLimit / 4)

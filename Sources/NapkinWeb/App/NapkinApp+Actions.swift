@@ -61,7 +61,7 @@ extension NapkinApp {
         // A refusal is an answer like any other: what the action did before
         // it still settles. The fragment learns the outcome as soon as the
         // action returns, so the patches of what it set off carry it.
-        let (refusal, _) = try await Settlement.run(timeout: configuration.settleTimeout) { () async throws -> FormError? in
+        let (refusal, report) = try await Settlement.run(timeout: configuration.settleTimeout) { () async throws -> FormError? in
             try await RequestSession.$ticket.withValue(ticket) {
                 try await RequestSession.$current.withValue(session) { () async throws -> FormError? in
                     do {
@@ -86,6 +86,7 @@ extension NapkinApp {
                 }
             }
         }
+        metrics?.settled(report, at: .action)
         tab.flush()
         // Without JavaScript the browser follows the 303 with a page load:
         // it shows this tab, with what the post left on it.

@@ -106,11 +106,12 @@ extension NapkinApp {
             tab.flush()
             tab.holdingPatches = true
         }
-        let (claimed, _) = await Settlement.run(timeout: configuration.settleTimeout) {
+        let (claimed, report) = await Settlement.run(timeout: configuration.settleTimeout) {
             await RequestSession.$current.withValue(tab.session) {
                 await tab.navigate(to: path)
             }
         }
+        metrics?.settled(report, at: .page)
         if live { tab.absorbChanges() } else { tab.flush() }
         return claimed
     }

@@ -38,6 +38,8 @@ public final class NapkinApp {
     nonisolated let streamBytes: ByteBudget
     /// Set once by ``drain()``.
     nonisolated let drainStarted = Atomic<Bool>(false)
+    /// What the app counts, when its configuration names a registry.
+    nonisolated let metrics: AppMetrics?
     private var sweepers: [Task<Void, Never>] = []
     /// Sessions being rebuilt from their records, so concurrent requests of
     /// one session rebuild it once.
@@ -73,6 +75,7 @@ public final class NapkinApp {
             idleTimeout: configuration.sessionIdleTimeout, newIdleTimeout: configuration.newSessionIdleTimeout,
             capacity: configuration.maxSessions, maxTabs: configuration.maxTabs)
         streamBytes = ByteBudget(limit: configuration.maxQueuedStreamBytes)
+        metrics = configuration.metrics.map { AppMetrics(registry: $0) }
     }
 
     /// Creates an app without a session scope: every tab's tree is built
@@ -100,7 +103,7 @@ public final class NapkinApp {
         let files = publicDirectory.map { StaticFiles(directory: $0) }
         mountProbes(on: &router)
         router.use(SecurityHeaders(contentSecurityPolicy: configuration.contentSecurityPolicy))
-        router.use(ErrorMiddleware())
+        router.use(ErrorMiddleware(format: configuration.logFormat))
         // Answered at once (no task), for GET and HEAD alike.
         router.get(WebSession.scriptPath) { request in ClientScript.respond(to: request) }
         router.on(.head, WebSession.scriptPath) { request in ClientScript.respond(to: request) }
@@ -114,6 +117,7 @@ public final class NapkinApp {
         // file the fast path passed on.
         if let files { router.fastPath { request in files.lookup(request) } }
         router.fallback(PageResponder(app: self, files: files))
+        if let registry = configuration.metrics { mountMetrics(registry, on: &router) }
         Task { @MainActor in self.startSweeping() }
     }
 
@@ -129,6 +133,7 @@ public final class NapkinApp {
             sweep(every: sessions) { app in await app.evictIdleSessionsOnly() },
             sweep(every: tabs) { app in await app.releaseUnviewedTabs() },
         ]
+        if let metrics { sweepers.append(probeLag(into: metrics.mainActorLag)) }
     }
 
     private func sweep(every interval: Duration, _ body: @escaping @MainActor (NapkinApp) async -> Void) -> Task<Void, Never> {
@@ -166,7 +171,10 @@ public final class NapkinApp {
     /// (Sessions that go idle only leave this process's memory; their
     /// records expire on their own.)
     public func evict(sessionID id: String) async throws {
-        await store.remove(id: id)?.terminate()
+        if let session = store.remove(id: id) {
+            metrics?.evicted(.ended)
+            await session.terminate()
+        }
         do {
             try await configuration.sessionRecords.delete(id: id)
         } catch {
@@ -185,7 +193,10 @@ public final class NapkinApp {
     }
 
     private func evictIdleSessionsOnly() async {
-        for session in store.removeIdle() { await session.terminate() }
+        for session in store.removeIdle() {
+            metrics?.evicted(.idle)
+            await session.terminate()
+        }
         // A session somebody is looking at is in use, however long ago its
         // last request: its record must not expire under it. (Half the
         // idle timeout between touches, and the sweep runs at least every
@@ -205,6 +216,7 @@ public final class NapkinApp {
         let grace = configuration.tabGracePeriod
         let expired = store.tabs.expired(now: store.now, grace: tabGrace)
         let owners = expired.compactMap(\.session)
+        metrics?.released(.grace, count: expired.count)
         await release(expired)
         for session in owners where store.isUnviewed(session, grace: grace) {
             // A session that came back keeps its record for the idle
@@ -212,7 +224,9 @@ public final class NapkinApp {
             // served a single page keeps its short expiry). A record store
             // out of reach keeps the session here for now.
             if session.returned { guard (try? await keepRecord(of: session)) != nil else { continue } }
-            await store.removeUnviewed(session, grace: grace)?.terminate()
+            guard let unviewed = store.removeUnviewed(session, grace: grace) else { continue }
+            metrics?.evicted(.unviewed)
+            await unviewed.terminate()
         }
     }
 
@@ -287,15 +301,17 @@ public final class NapkinApp {
         if let held = store.session(id: id) { return held }
         let session = makeSession(record)
         session.returned = true
-        for old in store.insert(session) { await old.terminate() }
+        await insert(session)
         return session
     }
 
     private func makeSession(_ record: SessionRecord) -> WebSession {
         let values = SessionValues(record: record, store: configuration.sessionRecords, ttl: configuration.sessionIdleTimeout)
-        return WebSession(
+        let session = WebSession(
             values: values, scope: makeScope(values), now: store.now, maxStreams: configuration.maxStreamsPerSession,
             streamBytes: (configuration.maxQueuedBytesPerStream, streamBytes))
+        session.metrics = metrics
+        return session
     }
 
     /// A session with its first tab, not yet in the store or the session
@@ -314,7 +330,14 @@ public final class NapkinApp {
             await session.terminate()
             throw Self.sessionsUnavailable
         }
-        for old in store.insert(session) { await old.terminate() }
+        await insert(session)
+    }
+
+    /// Adds `session` to the store, tearing down the sessions it evicts.
+    private func insert(_ session: WebSession) async {
+        let evicted = store.insert(session)
+        metrics?.evicted(.capacity, count: evicted.count)
+        for old in evicted { await old.terminate() }
     }
 
     /// Moves the session's record to its new id after a rotation, before
@@ -359,8 +382,11 @@ public final class NapkinApp {
     /// launched; `id` brings back a tab by its id (see `WebSession.addTab`).
     func launchTab(in session: WebSession, id: String? = nil) async -> WebTab {
         // Room under the server-wide cap first, then under the session's.
-        await release(store.tabs.overflow(adding: 1))
+        let overflow = store.tabs.overflow(adding: 1)
+        metrics?.released(.capacity, count: overflow.count)
+        await release(overflow)
         let (tab, released) = session.addTab(now: store.now, id: id, limit: configuration.maxTabsPerSession)
+        metrics?.released(.session_limit, count: released.count)
         // Launching is the tab's first navigation, taken before anything
         // suspends: a request that names the tab from here on waits for
         // the tree to be there.
@@ -371,11 +397,12 @@ public final class NapkinApp {
         tab.router = router
         // Settled like an event, so what the root starts while launching
         // (a gate routing from a replayed stream) is on the first page.
-        _ = await Settlement.run(timeout: configuration.settleTimeout) {
+        let (_, report) = await Settlement.run(timeout: configuration.settleTimeout) {
             await RequestSession.$current.withValue(session) {
                 await router.launch(from: tab)
             }
         }
+        metrics?.settled(report, at: .launch)
         return tab
     }
 

@@ -1,3 +1,5 @@
+import NapkinHTTP
+
 /// How a ``NapkinApp`` serves its sessions.
 public struct NapkinConfiguration: Sendable {
     /// The document around every page.
@@ -87,6 +89,16 @@ public struct NapkinConfiguration: Sendable {
     /// client reconnects after a random delay of up to this, so a
     /// process's tabs reach the others spread out, not all at once.
     public var drainReconnectSpread: Duration = .seconds(2)
+    /// Where the app and its router count what they do (see <doc:Metrics>);
+    /// none by default. Serve it with a ``/NapkinHTTP/MetricsEndpoint``
+    /// listener on the loopback address, or set ``metricsToken``.
+    public var metrics: MetricsRegistry?
+    /// A bearer token that opens `GET /metrics` on the app's own listener;
+    /// without one (the default) the app's listener serves no metrics.
+    public var metricsToken: String?
+    /// How napkin's error log (and an ``/NapkinHTTP/AccessLog`` made with
+    /// it) writes its lines: text (the default) or one JSON object per line.
+    public var logFormat: AccessLog.Format = .text
 
     /// A configuration with safe defaults: 30-minute idle sessions (5 minutes
     /// for one never used after its first page), 10,000 sessions at most,

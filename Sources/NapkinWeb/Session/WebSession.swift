@@ -63,6 +63,9 @@ public final class WebSession: RecencyLinked {
     /// the app may queue between them.
     private let streamBytes: (limit: Int, budget: ByteBudget?)
 
+    /// What the app counts (patches sent), when it keeps metrics.
+    var metrics: AppMetrics?
+
     init(
         values: SessionValues, scope: any Sendable, now: ContinuousClock.Instant, maxStreams: Int = 8,
         streamBytes: (limit: Int, budget: ByteBudget?) = (.max, nil)

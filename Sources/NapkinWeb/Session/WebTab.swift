@@ -138,8 +138,15 @@ public final class WebTab: LaunchHost, RecencyLinked {
             let patch = Patch(id: fragment.fragmentID, html: fragment.render().rendered)
             // Encoded once, shared by the tab's streams.
             let event = patch.frame.framed(id: sequence)
-            for stream in streams.values { stream.offer(event, key: patch.id) }
+            offer(event, key: patch.id)
         }
+    }
+
+    /// Offers `event` to every stream of the tab, counting what was taken.
+    private func offer(_ event: [UInt8], key: String) {
+        var taken = 0
+        for stream in streams.values where stream.offer(event, key: key) { taken += 1 }
+        session?.metrics?.patched(taken, bytes: taken * event.count)
     }
 
     /// Sends a shared fragment's patch, encoded once for every tab. A tab
@@ -149,8 +156,7 @@ public final class WebTab: LaunchHost, RecencyLinked {
         guard !holdingPatches else { return }
         sequence += 1
         guard !streams.isEmpty else { return }
-        let event = frame.framed(id: sequence)
-        for stream in streams.values { stream.offer(event, key: id) }
+        offer(frame.framed(id: sequence), key: id)
     }
 
     /// Takes the pending changes as shown without patching the streams: the

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The metrics an ``HTTPServer`` keeps when its configuration names a
+/// registry (``ServerConfiguration/metrics``): connections refused, by
+/// reason. Open connections, buffered body bytes and the process's
+/// resident memory are sampled gauges, read only when metrics are.
+struct ServerMetrics: Sendable {
+    /// Connections answered `503` because the server was at its connection limit.
+    let refusedFull: Counter
+    /// Connections refused because their address was at its own limit.
+    let refusedPerAddress: Counter
+
+    init(registry: MetricsRegistry) {
+        let help = "Connections refused at a limit, by limit."
+        refusedFull = registry.counter("napkin_http_connections_refused_total", help: help, labels: ["reason": "server_full"])
+        refusedPerAddress = registry.counter("napkin_http_connections_refused_total", help: help, labels: ["reason": "per_address"])
+    }
+
+    /// Registers the gauges read from `core` (and the process) in `registry`.
+    static func sample(_ core: ServerCore, in registry: MetricsRegistry) {
+        registry.gauge("napkin_http_open_connections", help: "Connections open now, event streams included.") { [weak core] in
+            Double(core?.openConnections.load(ordering: .relaxed) ?? 0)
+        }
+        registry.gauge("napkin_http_buffered_body_bytes", help: "Bytes of request bodies held while they arrive.") { [weak core] in
+            Double(core?.bufferedBodyBytes.load(ordering: .relaxed) ?? 0)
+        }
+        registry.gauge("process_resident_memory_bytes", help: "Resident memory size in bytes.") {
+            Double(ServerMetrics.residentBytes())
+        }
+    }
+
+    /// The process's resident memory, from `/proc/self/statm` (0 where there is none).
+    static func residentBytes() -> Int {
+        let fd = open("/proc/self/statm", O_RDONLY)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return 0 }
+        // "size resident shared …", in pages.
+        let fields = buffer[..<count].split(separator: 0x20)
+        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}

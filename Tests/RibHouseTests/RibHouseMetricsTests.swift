@@ -1,0 +1,24 @@
+import NapkinHTTP
+import NapkinStorage
+import Testing
+@testable import RibHouse
+
+@Suite(.timeLimit(.minutes(1))) struct RibHouseMetricsTests {
+    @Test("the pit's lease shows as held once this process takes it, and as not held once it lets go")
+    func leaseHeld() async throws {
+        let registry = MetricsRegistry()
+        let leases = LocalLeases()
+        let pit = PitService(interval: .seconds(3600), leases: leases)
+        RibHouseMetrics.register(in: registry, redis: nil, pit: pit)
+        let held = { registry.currentSnapshot().value("napkin_lease_held", ["lease": "pit"]) }
+        #expect(held() == 0)
+        #expect(registry.currentSnapshot().family("napkin_redis_commands_total") == nil)
+        await pit.start()
+        // The lease is taken by the loop's task: look until it has (bounded).
+        for _ in 0..<500 where held() != 1 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(held() == 1)
+        #expect(try await leases.holder(of: "pit") != nil)
+        await pit.stop()
+        #expect(held() == 0)
+    }
+}
