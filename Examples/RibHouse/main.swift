@@ -61,8 +61,17 @@ let server = HTTPServer(
         return server
     }(),
     responder: ribHouse.router)
-let metricsServer: HTTPServer? = if let metrics, let port = options.metricsPort {
-    MetricsEndpoint(registry: metrics).listener(host: options.metricsHost, port: port)
+// The metrics listener also serves napkin's dashboard of this process (and
+// lists the cluster's processes, found on the bus).
+let dashboard = options.metricsPort.map { _ in NapkinDashboard(observing: ribHouse.app, bus: bus, metrics: metrics) }
+let metricsServer: HTTPServer? = if let metrics, let port = options.metricsPort, let dashboard {
+    MetricsEndpoint.listener(host: options.metricsHost, port: port, serving: {
+        var operations = HTTPRouter()
+        let endpoint = MetricsEndpoint(registry: metrics, token: options.metricsToken)
+        operations.get(endpoint.path) { request in try await endpoint.respond(to: request) }
+        dashboard.mount(on: &operations, token: options.metricsToken)
+        return operations
+    }())
 } else {
     nil
 }
@@ -84,6 +93,7 @@ FileHandle.standardOutput.write(Data("Rib House on http://\(options.host):\(serv
 let app = ribHouse.app
 try await server.runUntilSignalled { await app.drain() }
 await metricsServer?.shutdown()
+await dashboard?.shutdown()
 await ribHouse.shutdown()
 await (bus as? RedisBus)?.shutdown()
 await redis?.shutdown()

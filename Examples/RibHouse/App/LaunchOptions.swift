@@ -118,6 +118,11 @@ struct LaunchOptions: Equatable {
             default: throw Invalid(description: "unknown option \(flag)")
             }
         }
+        // The metrics listener serves the dashboard too, which shows
+        // people's sessions: off this machine only behind the token.
+        if metricsPort != nil, !["127.0.0.1", "::1", "localhost"].contains(metricsHost), metricsToken == nil {
+            throw Invalid(description: "--metrics-host \(metricsHost) needs --metrics-token: the listener serves the dashboard")
+        }
     }
 
     private static func redis(_ url: String) throws -> RedisConfiguration {

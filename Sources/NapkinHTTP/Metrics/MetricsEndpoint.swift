@@ -1,5 +1,3 @@
-@_spi(Napkin) import NapkinSupport
-
 /// Answers `GET /metrics` with a ``MetricsRegistry``'s snapshot in the
 /// Prometheus text format, for a Prometheus server to scrape.
 ///
@@ -24,8 +22,8 @@ public struct MetricsEndpoint: HTTPResponder {
     public let token: String?
     /// The path answered (`/metrics`); any other is a 404.
     public let path: String
-    /// The SHA-256 of the token, compared in constant time.
-    private let tokenDigest: [UInt8]?
+    /// The token, checked in constant time.
+    private let bearer: BearerToken?
 
     /// The text format's media type.
     public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
@@ -36,7 +34,7 @@ public struct MetricsEndpoint: HTTPResponder {
         self.registry = registry
         self.token = token
         self.path = path
-        tokenDigest = token.map { SHA256.hash(Array($0.utf8)) }
+        bearer = token.map(BearerToken.init)
     }
 
     /// `GET`/`HEAD` of ``path``: the metrics, or `401` without the token;
@@ -64,22 +62,22 @@ public struct MetricsEndpoint: HTTPResponder {
 
     /// Whether `request` carries the token (always, when there is none).
     private func authorized(_ request: Request) -> Bool {
-        guard let tokenDigest else { return true }
-        guard let header = request.headers["Authorization"] else { return false }
-        let scheme = "Bearer "
-        guard header.utf8.count > scheme.utf8.count,
-              header.utf8.prefix(scheme.utf8.count).elementsEqual(scheme.utf8, by: { $0 | 0x20 == $1 | 0x20 })
-        else { return false }
-        let presented = Array(header.utf8.dropFirst(scheme.utf8.count))
-        return HMAC.equal(SHA256.hash(presented), tokenDigest)
+        bearer?.admits(request) ?? true
     }
 
     /// A server of its own for these metrics, on `host` (the loopback
     /// address by default, so only this machine reaches it) and `port`,
     /// with a few connections: start it next to the app's.
     public func listener(host: String = "127.0.0.1", port: Int) -> HTTPServer {
+        Self.listener(host: host, port: port, serving: self)
+    }
+
+    /// A small server on `host` and `port` for an operator's `responder`
+    /// (a router with these metrics and a dashboard, say): one thread and a
+    /// few connections, as ``listener(host:port:)`` makes.
+    public static func listener(host: String = "127.0.0.1", port: Int, serving responder: any HTTPResponder) -> HTTPServer {
         var configuration = ServerConfiguration(host: host, port: port, workerThreads: 1, connectionLimit: 64, perIPConnectionLimit: 16)
         configuration.memoryTrimInterval = nil
-        return HTTPServer(configuration: configuration, responder: self)
+        return HTTPServer(configuration: configuration, responder: responder)
     }
 }

@@ -7,7 +7,10 @@ enum DashboardPages {
     /// The overview of the watched app.
     static func overview(_ component: DashboardComponent) -> any ViewableRouting {
         page(OverviewReading(), component: component, view: OverviewViewController.init) {
-            OverviewReading(app: component.watched, handles: component.handles, processes: component.processes.cards)
+            let metrics = await component.metrics?.snapshot()
+            return OverviewReading(
+                app: component.watched, handles: component.handles, processes: component.processes.cards,
+                metrics: metrics.map(MetricsReading.init))
         }
     }
 

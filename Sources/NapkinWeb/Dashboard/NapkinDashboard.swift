@@ -34,11 +34,16 @@ public final class NapkinDashboard {
 
     /// A dashboard of `watched`, refreshing its figures every `interval`.
     /// The dashboards of a cluster's processes find each other on `bus`
-    /// (the bus the app's processes share), and each lists them all.
-    public init(observing watched: NapkinApp, bus: any MessageBus = LocalBus(), every interval: Duration = .seconds(1)) {
+    /// (the bus the app's processes share), and each lists them all; with
+    /// `metrics`, the overview shows requests by route and the figures
+    /// operators look at first.
+    public init(
+        observing watched: NapkinApp, bus: any MessageBus = LocalBus(), metrics: MetricsRegistry? = nil,
+        every interval: Duration = .seconds(1)
+    ) {
         processes = ProcessList(bus: bus)
         let component = DashboardComponent(
-            watched: watched, handles: SessionHandles(), processes: processes, interval: interval)
+            watched: watched, handles: SessionHandles(), processes: processes, metrics: metrics, interval: interval)
         var configuration = NapkinConfiguration(
             layout: PageLayout(title: "napkin dashboard", stylesheets: [Self.stylesheetPath]),
             maxSessions: 64,
@@ -50,11 +55,15 @@ public final class NapkinDashboard {
     }
 
     /// Adds the dashboard's pages, its stylesheet and its napkin routes to
-    /// `router`, which should serve nothing else.
-    public nonisolated func mount(on router: inout HTTPRouter) {
+    /// `router`, which should serve nothing else but `/metrics`. With
+    /// `token`, every request of the dashboard must carry it: once in the
+    /// URL (`?token=…`, which a browser trades for a cookie), or as
+    /// `Authorization: Bearer …`.
+    public nonisolated func mount(on router: inout HTTPRouter, token: String? = nil) {
         router.get(Self.stylesheetPath) { _ in DashboardStyle.response }
         router.get("/") { _ in Response.redirect(to: Self.path) }
         app.mount(on: &router)
+        if let token { router.use(DashboardGate(token: BearerToken(token))) }
         processes.launch()
     }
 
@@ -72,6 +81,7 @@ struct DashboardComponent: Sendable {
     let watched: NapkinApp
     let handles: SessionHandles
     let processes: ProcessList
+    let metrics: MetricsRegistry?
     /// How often the figures on a dashboard page are read again.
     let interval: Duration
 }

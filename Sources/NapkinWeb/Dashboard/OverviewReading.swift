@@ -32,11 +32,14 @@ struct OverviewReading: Equatable, Encodable, Sendable {
     var streams = 0
     var recent: [SessionRow] = []
     var processes: [ProcessRow] = []
+    /// The app's metrics, when the dashboard has them.
+    var metrics: MetricsReading?
 
     init() {}
 
     @MainActor
-    init(app: NapkinApp, handles: SessionHandles, processes cards: [ProcessCard]) {
+    init(app: NapkinApp, handles: SessionHandles, processes cards: [ProcessCard], metrics: MetricsReading? = nil) {
+        self.metrics = metrics
         let iso = ISO8601DateFormatter()
         processes = cards.map { card in
             ProcessRow(

@@ -1,0 +1,61 @@
+"""napkin's dashboard in a real browser, on Rib House's metrics listener:
+refused without its token, opened with it once, live as guests come, a
+session's tree, and nothing for axe to find."""
+import os
+import urllib.error
+import urllib.request
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from axe_audit import assert_accessible
+from test_ribhouse import LIVE_WAIT, WAIT, login, wait_for
+
+OPS = os.environ.get("RIBHOUSE_OPS_URL", "").rstrip("/")
+TOKEN = os.environ.get("RIBHOUSE_OPS_TOKEN", "")
+DASHBOARD = OPS + "/_napkin/dashboard"
+
+
+def figure(driver, name):
+    return int(driver.find_element(By.CSS_SELECTOR, f"[data-figure='{name}']").text)
+
+
+def test_dashboard_refuses_without_its_token(browser):
+    assert OPS and TOKEN, "Tests/Browser/run sets RIBHOUSE_OPS_URL and RIBHOUSE_OPS_TOKEN"
+    for url in (DASHBOARD, DASHBOARD + "?token=wrong", OPS + "/metrics"):
+        try:
+            urllib.request.urlopen(url, timeout=10)
+            raise AssertionError(f"{url} answered without the token")
+        except urllib.error.HTTPError as error:
+            assert error.code == 401, (url, error.code)
+    browser.get(DASHBOARD)
+    assert "Dashboard token needed" in browser.page_source
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-figure]")
+
+
+def test_dashboard_is_live_and_shows_a_sessions_tree(make_browser, base_url):
+    watcher = make_browser(js=True)
+    watcher.get(DASHBOARD + "?token=" + TOKEN)
+    wait_for(watcher, "[data-figure='sessions']")
+    assert "token=" not in watcher.current_url, "the token stays out of the address bar"
+    assert_accessible(watcher, "the dashboard's overview")
+    before = figure(watcher, "sessions")
+
+    guest = make_browser(js=True)
+    guest.get(base_url + "/")
+    login(guest, "Dashboarded")
+    # No reload: the figure is patched in.
+    WebDriverWait(watcher, LIVE_WAIT).until(lambda d: figure(d, "sessions") > before, message="the sessions figure never moved")
+    WebDriverWait(watcher, LIVE_WAIT).until(lambda d: figure(d, "streams") >= 1, message="no open stream shown")
+
+    watcher.find_element(By.CSS_SELECTOR, "table.dash-table a[href*='/sessions/']").click()
+    WebDriverWait(watcher, WAIT).until(lambda d: "/sessions/" in d.current_url)
+    wait_for(watcher, ".dash-tree .dash-name")
+    assert_accessible(watcher, "a session's tree")
+    names = [e.text for e in watcher.find_elements(By.CSS_SELECTOR, ".dash-name")]
+    assert "LaunchNapkin" in names, names
+    # The guest opens the Pit Board: the tree shows it in its slot, live.
+    guest.get(base_url + "/pit")
+    WebDriverWait(watcher, LIVE_WAIT).until(
+        lambda d: "PitBoardNapkin" in [e.text for e in d.find_elements(By.CSS_SELECTOR, ".dash-name")],
+        message="the inspector never showed the Pit Board")
