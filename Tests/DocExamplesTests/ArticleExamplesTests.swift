@@ -56,6 +56,10 @@ struct ArticleExamplesTests {
             copies: [("WhoIsHere.swift", [1])],
             fragments: [:]),
         Article(
+            path: "NapkinWeb/NapkinWeb.docc/Dashboard.md",
+            copies: [("Dashboard.swift", [1])],
+            fragments: [:]),
+        Article(
             path: "NapkinWeb/NapkinWeb.docc/Metrics.md",
             copies: [("Metrics.swift", [1, 2])],
             fragments: [:]),

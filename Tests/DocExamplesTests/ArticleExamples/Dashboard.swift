@@ -1,0 +1,17 @@
+// Article:begin "Dashboard.md", Swift block 1 — a faithful copy: lines marked `// wrapper` are not in the article.
+import NapkinHTTP // wrapper
+import NapkinWeb // wrapper
+
+@MainActor // wrapper
+enum DashboardExample { // wrapper
+    static func serve(app: NapkinApp, bus: any MessageBus, metrics: MetricsRegistry, token: String?) throws -> NapkinDashboard { // wrapper
+let dashboard = NapkinDashboard(observing: app, bus: bus, metrics: metrics)
+var operations = HTTPRouter()
+let endpoint = MetricsEndpoint(registry: metrics, token: token)
+operations.get(endpoint.path) { request in try await endpoint.respond(to: request) }
+dashboard.mount(on: &operations, token: token)
+try MetricsEndpoint.listener(port: 9464, serving: operations).start()
+        return dashboard // wrapper
+    } // wrapper
+} // wrapper
+// Article:end
