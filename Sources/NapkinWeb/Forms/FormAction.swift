@@ -15,7 +15,7 @@
 /// ```
 ///
 /// ``WebViewController/action(_:_:)-(FormAction<Input>,_)`` and
-/// ``WebViewController/form(_:key:class:returnTo:content:)-(FormAction<Input>,_,_,_,_)``
+/// ``WebViewController/form(_:key:class:returnTo:multipart:content:)-(FormAction<Input>,_,_,_,_,_)``
 /// both take the value, so a misspelt action does not compile.
 ///
 /// `validate` is the app's own check of a decoded form: it runs before the
