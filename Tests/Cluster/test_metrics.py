@@ -123,6 +123,14 @@ def test_promtool_passes_on_every_process(healthy, record):
         assert checked.returncode == 0 and not problems, problems
 
 
+def test_every_process_exports_its_lags_and_presence(healthy):
+    for b in healthy.backends:
+        body, _, _ = scrape(b.metrics_port)
+        for series in (b"napkin_http_loop_lag_seconds_count ", b"napkin_main_actor_lag_seconds_count ",
+                       b"napkin_fanout_lag_seconds_count ", b'napkin_presence_entries{topic="diners"} '):
+            assert series in body, f"{b.name} exports no {series.decode()}"
+
+
 def test_app_port_serves_no_metrics_without_a_token(healthy):
     for b in healthy.backends:
         try:

@@ -21,4 +21,22 @@ import Testing
         await pit.stop()
         #expect(held() == 0)
     }
+
+    @Test("the diners' presence entries follow a diner's tracking, and the app registers them when it keeps metrics")
+    @MainActor func presenceEntries() async throws {
+        let registry = MetricsRegistry()
+        let diners = Presence<Diner>(topic: "diners")
+        RibHouseMetrics.register(in: registry, diners: diners)
+        let entries = { registry.currentSnapshot().value("napkin_presence_entries", ["topic": "diners"]) }
+        #expect(entries() == 0)
+        let tracking = try #require(await diners.track("Ann", Diner(name: "Ann")))
+        #expect(entries() == 1)
+        tracking.end()
+        #expect(entries() == 0)
+        let appRegistry = MetricsRegistry()
+        var configuration = RibHouseApp.configuration
+        configuration.metrics = appRegistry
+        _ = RibHouseApp.make(configuration: configuration, accessLog: false)
+        #expect(appRegistry.currentSnapshot().value("napkin_presence_entries", ["topic": "diners"]) == 0)
+    }
 }

@@ -59,6 +59,7 @@ struct RibHouseApp {
         if accessLog { router.use(AccessLog(format: configuration.logFormat, requestIDs: configuration.requestIDs)) }
         RibHouseAPI(component: component, configuration: configuration).register(on: &router)
         app.mount(on: &router, publicDirectory: publicDirectory)
+        if let metrics = configuration.metrics { RibHouseMetrics.register(in: metrics, diners: component.diners) }
         return RibHouseApp(router: router, app: app, component: component)
     }
 

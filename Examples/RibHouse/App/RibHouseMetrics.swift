@@ -1,9 +1,10 @@
 import NapkinHTTP
 import NapkinRedis
+import NapkinStorage
 
 /// What Rib House adds to napkin's metrics: whether this process holds the
-/// pit's lease, and what its Redis client did. All sampled: read when the
-/// metrics are, free in between.
+/// pit's lease, what its Redis client did, and how many diners are in the
+/// house. All sampled: read when the metrics are, free in between.
 enum RibHouseMetrics {
     static func register(in registry: MetricsRegistry, redis: RedisClient?, pit: PitService) {
         registry.gauge("napkin_lease_held", help: "Whether this process holds the lease (1) or not (0).", labels: ["lease": "pit"]) {
@@ -18,6 +19,14 @@ enum RibHouseMetrics {
         }
         registry.counter("napkin_redis_reconnects_total", help: "Redis connections made anew after one broke.") {
             Double(redis.statistics.reconnects)
+        }
+    }
+
+    /// Registers how many diners are present, across every process:
+    /// `RibHouseApp.make` calls it when the configuration names a registry.
+    static func register(in registry: MetricsRegistry, diners: Presence<Diner>) {
+        registry.gauge("napkin_presence_entries", help: "Keys present on a presence topic, across every process.", labels: ["topic": "diners"]) {
+            Double(diners.count)
         }
     }
 }

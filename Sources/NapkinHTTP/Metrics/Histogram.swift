@@ -47,6 +47,18 @@ public final class Histogram: Sendable {
         record(Double(seconds) + Double(attoseconds) / 1e18)
     }
 
+    /// Sleeps `interval` again and again until the task is cancelled,
+    /// recording each time how much later than asked it woke: how long the
+    /// executor running the caller (an actor, a server loop) kept a due
+    /// timer waiting. Run it in a task of its own on that executor.
+    public func recordLateness(every interval: Duration, isolation: isolated (any Actor)? = #isolation) async {
+        while !Task.isCancelled {
+            let start = ContinuousClock.now
+            do { try await Task.sleep(for: interval) } catch { return }
+            record(max(.zero, ContinuousClock.now - start - interval))
+        }
+    }
+
     /// The counts so far: cumulative per bound (the last is `+Inf`), their
     /// sum and their number.
     public var value: HistogramValue {

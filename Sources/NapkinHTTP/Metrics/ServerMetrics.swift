@@ -13,11 +13,25 @@ struct ServerMetrics: Sendable {
     let refusedFull: Counter
     /// Connections refused because their address was at its own limit.
     let refusedPerAddress: Counter
+    /// How late a quarter-second timer runs on a loop's thread.
+    let loopLag: Histogram
 
     init(registry: MetricsRegistry) {
         let help = "Connections refused at a limit, by limit."
         refusedFull = registry.counter("napkin_http_connections_refused_total", help: help, labels: ["reason": "server_full"])
         refusedPerAddress = registry.counter("napkin_http_connections_refused_total", help: help, labels: ["reason": "per_address"])
+        loopLag = registry.histogram(
+            "napkin_http_loop_lag_seconds", help: "How late a quarter-second timer runs on the server's loop threads.",
+            buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1])
+    }
+
+    /// A timer every quarter second on each of `loops`' threads, recording
+    /// how late each turn runs it: how long the loop's other work (handlers
+    /// run there, libmicrohttpd's reads and writes) keeps a due job waiting.
+    func probeLag(of loops: [ServerLoop]) -> [Task<Void, Never>] {
+        loops.map { loop in
+            Task(executorPreference: loop) { [loopLag] in await loopLag.recordLateness(every: .milliseconds(250)) }
+        }
     }
 
     /// Registers the gauges read from `core` (and the process) in `registry`.

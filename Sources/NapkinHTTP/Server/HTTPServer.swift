@@ -30,6 +30,8 @@ public final class HTTPServer: Sendable {
         var core: ServerCore?
         var stopped = false
         var trimmer: Task<Void, Never>?
+        /// The loops' lag probes, when the server keeps metrics.
+        var lagProbes: [Task<Void, Never>] = []
     }
 
     private let configuration: ServerConfiguration
@@ -74,13 +76,14 @@ public final class HTTPServer: Sendable {
             let limit = max(1, configuration.connectionLimit)
             let acceptLimit = limit + ServerCore.headroom(for: limit)
             HTTPServer.raiseFileLimit(to: acceptLimit + 256)
+            let metrics = configuration.metrics.map { ServerMetrics(registry: $0) }
             let core = ServerCore(
                 responder: responder, maxBodySize: configuration.maxRequestBodySize,
                 bodyBudget: configuration.maxBufferedBodyBytes, connectionLimit: limit,
                 perIPConnectionLimit: configuration.perIPConnectionLimit,
                 connectionMemoryLimit: HTTPServer.memoryLimit(configuration),
                 headTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.connectionTimeout,
-                uploads: configuration.uploads, metrics: configuration.metrics.map { ServerMetrics(registry: $0) }, log: log)
+                uploads: configuration.uploads, metrics: metrics, log: log)
             if let registry = configuration.metrics { ServerMetrics.sample(core, in: registry) }
             let cls = Unmanaged.passRetained(core).toOpaque()
             var daemons: [OpaquePointer] = []
@@ -98,6 +101,7 @@ public final class HTTPServer: Sendable {
             state.loops = zip(daemons, wakeups).map {
                 ServerLoop(daemon: $0, connectionLimit: share, wakeup: $1, heads: [core.firstHeads, core.nextHeads])
             }
+            state.lagProbes = metrics?.probeLag(of: state.loops) ?? []
             state.port = Int(napkin_daemon_port(daemons[0]))
             state.core = core
             MemoryReturn.pinThreshold
@@ -151,7 +155,8 @@ public final class HTTPServer: Sendable {
         let taken = running.withLock { state -> ([ServerLoop], ServerCore)? in
             guard !state.loops.isEmpty, let core = state.core else { return nil }
             state.trimmer?.cancel()
-            defer { state.loops = []; state.core = nil; state.stopped = true; state.trimmer = nil }
+            for probe in state.lagProbes { probe.cancel() }
+            defer { state.loops = []; state.core = nil; state.stopped = true; state.trimmer = nil; state.lagProbes = [] }
             return (state.loops, core)
         }
         guard let (loops, core) = taken else { return }

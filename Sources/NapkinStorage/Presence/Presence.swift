@@ -72,6 +72,12 @@ public final class Presence<Metadata: Codable & Sendable & Equatable>: Sendable 
         book.withLock { $0.present }
     }
 
+    /// How many keys are present now, across every process heard from:
+    /// cheap enough to read on every metrics scrape.
+    public var count: Int {
+        book.withLock { $0.present.count }
+    }
+
     // MARK: - Tracking
 
     /// Tracks `key` with `metadata` while `interactor` is active: from now

@@ -4,8 +4,9 @@ import napkin
 /// What a ``NapkinApp`` counts when its configuration names a registry
 /// (``NapkinConfiguration/metrics``): its sessions, tabs and streams (copied
 /// from the main actor when the metrics are read), sessions evicted and
-/// tabs released by reason, settlements that timed out, and how late the
-/// main actor runs a timer.
+/// tabs released by reason, settlements that timed out, how long a change
+/// takes to reach its tabs' streams, and how late the main actor runs a
+/// timer.
 final class AppMetrics: Sendable {
     /// Why a session left this process's memory.
     enum Eviction: String, CaseIterable {
@@ -49,6 +50,7 @@ final class AppMetrics: Sendable {
     let mainActorLag: Histogram
     private let patches: Counter
     private let patchBytes: Counter
+    private let fanOutLag: Histogram
 
     init(registry: MetricsRegistry) {
         sessions = registry.gauge("napkin_sessions", help: "Live sessions held by this process.")
@@ -67,6 +69,9 @@ final class AppMetrics: Sendable {
         }
         patches = registry.counter("napkin_patches_sent_total", help: "Patch events queued on event streams (one per stream).")
         patchBytes = registry.counter("napkin_patch_bytes_sent_total", help: "Bytes of patch events queued on event streams.")
+        fanOutLag = registry.histogram(
+            "napkin_fanout_lag_seconds", help: "From a change to the last of its patches offered to the tabs' event streams.",
+            buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5])
         registry.counter("napkin_broadcast_stalls_total", help: "Awaited deliveries that went on without stalled subscribers.") {
             Double(StallLog.count)
         }
@@ -79,6 +84,12 @@ final class AppMetrics: Sendable {
     func patched(_ count: Int, bytes: Int) {
         patches.increment(by: count)
         patchBytes.increment(by: bytes)
+    }
+
+    /// Records a change made at `changed` whose last patch was offered to
+    /// its streams at `offered`.
+    func fannedOut(from changed: ContinuousClock.Instant, to offered: ContinuousClock.Instant) {
+        fanOutLag.record(offered - changed)
     }
 
     func evicted(_ reason: Eviction, count: Int = 1) {

@@ -26,13 +26,6 @@ extension NapkinApp {
     /// A main-actor timer every quarter second, recording how late it
     /// fires: how long other main-actor work keeps it waiting.
     func probeLag(into histogram: Histogram) -> Task<Void, Never> {
-        Task { @MainActor in
-            let interval = Duration.milliseconds(250)
-            while !Task.isCancelled {
-                let start = ContinuousClock.now
-                try? await Task.sleep(for: interval)
-                histogram.record(max(.zero, ContinuousClock.now - start - interval))
-            }
-        }
+        Task { @MainActor in await histogram.recordLateness(every: .milliseconds(250)) }
     }
 }

@@ -114,17 +114,19 @@ public final class WebTab: LaunchHost, RecencyLinked {
     /// Renders every changed fragment and sends the patches to the tab's
     /// streams. Only the outermost changed fragments are sent: their HTML
     /// holds their changed descendants. Without an open stream nothing is
-    /// rendered now; the next page request renders it.
-    func flush() {
+    /// rendered now; the next page request renders it. Whether a patch was
+    /// offered to a stream.
+    @discardableResult
+    func flush() -> Bool {
         flushScheduled = false
-        guard !dirty.isEmpty, !holdingPatches else { return }
+        guard !dirty.isEmpty, !holdingPatches else { return false }
         let changed = dirty
         dirty.removeAll()
         guard !streams.isEmpty else {
             // No stream to patch; still count the change, so a stream that
             // connects with an older event id is sent the whole page.
             sequence += 1
-            return
+            return false
         }
         var seen = Set<ObjectIdentifier>()
         let mounted = changed.filter { fragment in
@@ -140,6 +142,7 @@ public final class WebTab: LaunchHost, RecencyLinked {
             let event = patch.frame.framed(id: sequence)
             offer(event, key: patch.id)
         }
+        return !outermost.isEmpty
     }
 
     /// Offers `event` to every stream of the tab, counting what was taken.
@@ -151,12 +154,14 @@ public final class WebTab: LaunchHost, RecencyLinked {
 
     /// Sends a shared fragment's patch, encoded once for every tab. A tab
     /// in a live navigation skips it: the page it answers is rendered
-    /// after, with the new HTML.
-    func sendShared(id: String, frame: EventFrame) {
-        guard !holdingPatches else { return }
+    /// after, with the new HTML. Whether it was offered to a stream.
+    @discardableResult
+    func sendShared(id: String, frame: EventFrame) -> Bool {
+        guard !holdingPatches else { return false }
         sequence += 1
-        guard !streams.isEmpty else { return }
+        guard !streams.isEmpty else { return false }
         offer(frame.framed(id: sequence), key: id)
+        return true
     }
 
     /// Takes the pending changes as shown without patching the streams: the

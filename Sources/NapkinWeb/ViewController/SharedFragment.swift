@@ -85,12 +85,15 @@ public final class SharedFragment<Value: Sendable>: SharedFragmentViewers {
     /// ``update(_:)``; whether the HTML changed (and so was sent).
     @discardableResult
     private func apply(_ newValue: Value) -> Bool {
+        let changed = ContinuousClock.now
         value = newValue
         let next = render(newValue)
         guard next != html else { return false }
         html = next
         var frames: [String: EventFrame] = [:]
         var gone: [ObjectIdentifier] = []
+        // The app of the first tab offered the patch: a shared fragment is one app's.
+        var metrics: AppMetrics?
         // Every patch is offered before any stream is woken.
         StreamWakeups.coalescing {
             for (key, viewer) in viewers {
@@ -104,9 +107,10 @@ public final class SharedFragment<Value: Sendable>: SharedFragmentViewers {
                 let frame = frames[viewer.id] ?? EventFrame(
                     event: WireProtocol.Event.patch, data: Patch(id: viewer.id, html: wrapped(id: viewer.id).rendered).data)
                 frames[viewer.id] = frame
-                tab.sendShared(id: viewer.id, frame: frame)
+                if tab.sendShared(id: viewer.id, frame: frame), metrics == nil { metrics = tab.session?.metrics }
             }
         }
+        metrics?.fannedOut(from: changed, to: .now)
         for key in gone { viewers[key] = nil }
         return true
     }

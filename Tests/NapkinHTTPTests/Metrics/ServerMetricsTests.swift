@@ -37,6 +37,33 @@ import Testing
         }
     }
 
+    @Test("a handler that holds its loop's thread shows as lag of the loop's timer")
+    func loopLag() async throws {
+        let registry = MetricsRegistry()
+        var router = HTTPRouter()
+        // Synchronous work in a handler runs on the loop's thread and keeps
+        // every other job of that loop (the probe's timer too) waiting.
+        router.get("/hold") { _ in
+            let start = ContinuousClock.now
+            while ContinuousClock.now - start < .milliseconds(600) {}
+            return .text("held")
+        }
+        var configuration = ServerConfiguration(workerThreads: 1)
+        configuration.metrics = registry
+        try await withServer(router, configuration: configuration) { server in
+            let lag = { () -> Double in
+                guard case .histogram(let value) = registry.currentSnapshot().family("napkin_http_loop_lag_seconds")?.series.first?.value else { return -1 }
+                return value.sum
+            }
+            #expect(lag() >= 0)
+            #expect(try await fetch(server.port, "/hold").status == 200)
+            // The late tick is recorded when the loop next runs it: look
+            // again until it has been (bounded).
+            for _ in 0..<200 where lag() < 0.1 { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(lag() >= 0.1)
+        }
+    }
+
     @Test("a body past the limit is the server's own answer, counted under `server`")
     func serverAnswers() async throws {
         let registry = MetricsRegistry()

@@ -37,6 +37,7 @@ struct PresenceClusterTests {
         // Ann's leave in one is not a leave in two: the next change two sees is Bob.
         #expect(await seenByTwo.next() == .joined("Bob", Seat(table: 2)))
         #expect(two.current.keys.sorted() == ["Ann", "Bob"])
+        #expect(two.count == 2)
         await annOnTwo.deactivate()
         #expect(await seenByTwo.next() == .left("Ann"))
         await bob.deactivate()

@@ -38,7 +38,7 @@ struct PresenceTests {
         #expect(await changes.next() == .left("Ann"))
     }
 
-    @Test("the list follows joins and leaves of different keys")
+    @Test("the list and the count follow joins and leaves of different keys")
     func listFollows() async {
         let presence = Presence<Seat>(topic: "diners")
         var list = await presence.present.subscribe().makeAsyncIterator()
@@ -49,9 +49,12 @@ struct PresenceTests {
         #expect(await list.next(until: { $0.count == 1 }) == ["Ann": Seat(table: 1)])
         await bob.activate()
         #expect(await list.next(until: { $0.count == 2 }) == ["Ann": Seat(table: 1), "Bob": Seat(table: 4)])
+        #expect(presence.count == 2)
         await ann.deactivate()
         #expect(await list.next(until: { $0.count == 1 }) == ["Bob": Seat(table: 4)])
+        #expect(presence.count == 1)
         await bob.deactivate()
+        #expect(presence.count == 0)
     }
 
     @Test("an inactive napkin, one in a tree nobody views, and an oversized key track nothing")

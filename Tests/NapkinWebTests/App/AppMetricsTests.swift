@@ -149,6 +149,30 @@ struct AppMetricsTests {
         await testApp.stop()
     }
 
+    @Test("a change that reaches another session's open stream records its fan-out lag")
+    func fanOutLag() async throws {
+        let registry = MetricsRegistry()
+        let testApp = try await Self.start(registry)
+        let watcher = testApp.client(), bumper = testApp.client()
+        _ = try await watcher.get("/")
+        let stream = try await watcher.events()
+        _ = try await stream.nextPatch()
+        let lags = { () -> Int in
+            guard case .histogram(let value) = registry.currentSnapshot().family("napkin_fanout_lag_seconds")?.series.first?.value else { return -1 }
+            return value.count
+        }
+        let before = lags()
+        #expect(before >= 0)
+        // The app-wide counter's change reaches the watcher's tree through
+        // its service: the flusher patches the watcher's stream, and records
+        // the lag in the same main-actor job, before this test runs again.
+        _ = try await bumper.submit(try await bumper.get("/"), button: "Bump", javascript: true)
+        _ = try await stream.nextPatch(where: { $0.html.contains("Shared: 1") })
+        #expect(lags() > before)
+        stream.close()
+        await testApp.stop()
+    }
+
     @Test("an awaited delivery that goes on without a stalled subscriber is counted")
     func stallsCounted() async throws {
         let registry = MetricsRegistry()

@@ -16,13 +16,15 @@ struct SharedFragmentTests {
         let app: NapkinApp
         let router: HTTPRouter
 
-        init() {
+        init(metrics: MetricsRegistry? = nil) {
             let renders = Counter()
             self.renders = renders
             let line = line
             // A tab the test reads without a stream stays past napkin's 3 s grace,
             // however slowly a loaded machine runs the test.
-            app = NapkinApp(component: EmptyComponent(), configuration: NapkinConfiguration(tabGracePeriod: .seconds(60))) { _ in
+            var configuration = NapkinConfiguration(tabGracePeriod: .seconds(60))
+            configuration.metrics = metrics
+            app = NapkinApp(component: EmptyComponent(), configuration: configuration) { _ in
                 RootRouter(interactor: Root(), viewController: RootView(line: line, renders: renders))
             }
             var router = HTTPRouter()
@@ -88,6 +90,31 @@ struct SharedFragmentTests {
         // A page load after the change shows it: the cached page was dropped.
         let again = try await ada.get("/")
         #expect(again.text.contains("Line 1"))
+        adaStream.close(); bobStream.close()
+        await harness.app.shutdown()
+    }
+
+    @Test("an update offered to a stream records its fan-out lag once; one that changes nothing records none")
+    func fanOutLag() async throws {
+        let registry = MetricsRegistry()
+        let harness = Harness(metrics: registry)
+        let ada = harness.client(), bob = harness.client()
+        _ = try await ada.get("/")
+        _ = try await bob.get("/")
+        let adaStream = try await ada.events(), bobStream = try await bob.events()
+        _ = try await adaStream.nextPatch()
+        _ = try await bobStream.nextPatch()
+        let lags = { () -> Int? in
+            guard case .histogram(let value) = registry.currentSnapshot().family("napkin_fanout_lag_seconds")?.series.first?.value else { return nil }
+            return value.count
+        }
+        let before = try #require(lags())
+        // The update patches both tabs and records once, when the last is offered.
+        harness.line.update(1)
+        #expect(lags() == before + 1)
+        harness.line.update(1)
+        #expect(lags() == before + 1, "the same HTML is sent nowhere")
+        _ = try await adaStream.nextPatch()
         adaStream.close(); bobStream.close()
         await harness.app.shutdown()
     }
