@@ -46,10 +46,18 @@ struct MetricsReading: Equatable, Encodable, Sendable {
         if let rss = snapshot.value("process_resident_memory_bytes") {
             figures.append(Figure(label: "Resident memory", value: "\(Int(rss) >> 20) MiB"))
         }
-        if case .histogram(let lag)? = snapshot.family("napkin_main_actor_lag_seconds")?.series.first?.value,
-            let p99 = Self.quantile(0.99, of: lag)
-        {
-            figures.append(Figure(label: "Main-actor lag, 99th percentile", value: "≤ \(Self.milliseconds(p99))"))
+        let lags = [
+            ("Main-actor lag", "napkin_main_actor_lag_seconds"), ("Server loop lag", "napkin_http_loop_lag_seconds"),
+            ("Fan-out lag", "napkin_fanout_lag_seconds"),
+        ]
+        for (label, name) in lags {
+            guard case .histogram(let lag)? = snapshot.family(name)?.series.first?.value, let p99 = Self.quantile(0.99, of: lag)
+            else { continue }
+            figures.append(Figure(label: "\(label), 99th percentile", value: "≤ \(Self.milliseconds(p99))"))
+        }
+        for series in snapshot.family("napkin_presence_entries")?.series ?? [] {
+            guard case .number(let entries) = series.value else { continue }
+            figures.append(Figure(label: "Present in \(series.labels["topic"] ?? "")", value: String(Int(entries))))
         }
         for series in snapshot.family("napkin_lease_held")?.series ?? [] {
             guard case .number(let held) = series.value else { continue }

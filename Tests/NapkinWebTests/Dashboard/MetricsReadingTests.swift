@@ -24,6 +24,17 @@ struct MetricsReadingTests {
         #expect(!reading.routes.contains { $0.route == "/nowhere" }, "a raw path is never a row")
     }
 
+    @Test("lags show as the bucket of their 99th percentile; presence as its entries by topic")
+    func lagsAndPresence() {
+        let registry = MetricsRegistry()
+        registry.histogram("napkin_fanout_lag_seconds", help: "Fan-out.").record(0.003)
+        registry.gauge("napkin_presence_entries", help: "Present.", labels: ["topic": "diners"]) { 12 }
+        let figures = MetricsReading(registry.currentSnapshot()).figures
+        #expect(figures.contains(.init(label: "Fan-out lag, 99th percentile", value: "≤ 5.0 ms")), "\(figures)")
+        #expect(figures.contains(.init(label: "Present in diners", value: "12")))
+        #expect(!figures.contains { $0.label.hasPrefix("Server loop lag") }, "no figure for a metric the registry lacks")
+    }
+
     @Test("the dashboard's overview shows them live")
     func overview() async throws {
         let registry = MetricsRegistry()
