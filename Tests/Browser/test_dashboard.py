@@ -20,6 +20,17 @@ def figure(driver, name):
     return int(driver.find_element(By.CSS_SELECTOR, f"[data-figure='{name}']").text)
 
 
+def recent(driver):
+    """The sessions used last, as listed: handle and open streams."""
+    return driver.execute_script("""
+      return Array.from(document.querySelectorAll("section[aria-labelledby='dash-recent'] tbody tr"), row => ({
+        handle: row.querySelector('th').textContent.trim(), streams: Number(row.children[2].textContent)}));""")
+
+
+def handles(driver):
+    return [row["handle"] for row in recent(driver)]
+
+
 def test_dashboard_refuses_without_its_token(browser):
     assert OPS and TOKEN, "Tests/Browser/run sets RIBHOUSE_OPS_URL and RIBHOUSE_OPS_TOKEN"
     for url in (DASHBOARD, DASHBOARD + "?token=wrong", OPS + "/metrics"):
@@ -39,14 +50,17 @@ def test_dashboard_is_live_and_shows_a_sessions_tree(make_browser, base_url):
     wait_for(watcher, "[data-figure='sessions']")
     assert "token=" not in watcher.current_url, "the token stays out of the address bar"
     assert_accessible(watcher, "the dashboard's overview")
-    before = figure(watcher, "sessions")
+    listed_before = set(handles(watcher))
 
     guest = make_browser(js=True)
     guest.get(base_url + "/")
     login(guest, "Dashboarded")
-    # No reload: the figure is patched in.
-    WebDriverWait(watcher, LIVE_WAIT).until(lambda d: figure(d, "sessions") > before, message="the sessions figure never moved")
-    WebDriverWait(watcher, LIVE_WAIT).until(lambda d: figure(d, "streams") >= 1, message="no open stream shown")
+    # No reload: the guest's session (the one used last, under a handle not
+    # listed before) is patched in at the top of the list, with its stream.
+    WebDriverWait(watcher, LIVE_WAIT).until(
+        lambda d: (lambda rows: rows and rows[0]["handle"] not in listed_before and rows[0]["streams"] >= 1)(recent(d)),
+        message="the guest's session never came to the top of the list, with its stream")
+    assert figure(watcher, "streams") >= 1
 
     watcher.find_element(By.CSS_SELECTOR, "table.dash-table a[href*='/sessions/']").click()
     WebDriverWait(watcher, WAIT).until(lambda d: "/sessions/" in d.current_url)
