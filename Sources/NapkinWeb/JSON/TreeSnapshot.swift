@@ -30,10 +30,12 @@ public struct TreeSnapshot: Encodable, Equatable, Sendable {
         let view = (router as? any ViewableRouting)?.viewControllable as? WebViewController
         fragment = view?.fragmentID
         state = Self.state(of: router.interactable) ?? view.flatMap { Self.state(of: $0) }
+        // Each child's slot, looked up by the view it shows: the slots read once.
+        let slots = Dictionary(
+            (view?.children ?? [:]).map { (ObjectIdentifier($0.value), $0.key) }, uniquingKeysWith: { first, _ in first })
         children = router.children.map { child in
             let shown = (child as? any ViewableRouting)?.viewControllable as? WebViewController
-            let slot = shown.flatMap { shown in view?.children.first { $0.value === shown }?.key }
-            return TreeSnapshot(router: child, slot: slot)
+            return TreeSnapshot(router: child, slot: shown.flatMap { slots[ObjectIdentifier($0)] })
         }
     }
 
