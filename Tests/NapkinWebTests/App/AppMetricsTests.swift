@@ -16,6 +16,20 @@ struct AppMetricsTests {
         return try await TestApp.start(.inProcess, configuration: configuration)
     }
 
+    /// A subscriber that takes one value and then never asks for the next,
+    /// until the returned task is cancelled; returns once it has taken it.
+    static func stall<Value: Sendable>(_ subscription: Subscription<Value>) async -> Task<Void, Never> {
+        let taken = AsyncStream.makeStream(of: Void.self)
+        let stalled = Task {
+            var iterator = subscription.makeAsyncIterator()
+            _ = await iterator.next()
+            taken.continuation.yield()
+            try? await Task.sleep(for: .seconds(3600))
+        }
+        for await _ in taken.stream { break }
+        return stalled
+    }
+
     @Test("sessions, tabs and streams are copied when metrics are read; a full store's eviction is counted")
     func countsAndCapacity() async throws {
         let registry = MetricsRegistry()
@@ -69,14 +83,7 @@ struct AppMetricsTests {
         // A subscriber that takes one value and then never asks for the
         // next: a bump's fan-out to it cannot settle.
         let subscription = await testApp.component.counter.values.subscribe()
-        let taken = AsyncStream.makeStream(of: Void.self)
-        let stalled = Task {
-            var iterator = subscription.makeAsyncIterator()
-            _ = await iterator.next()
-            taken.continuation.yield()
-            try? await Task.sleep(for: .seconds(3600))
-        }
-        for await _ in taken.stream { break }
+        let stalled = await Self.stall(subscription)
         let client = testApp.client()
         let page = try await client.get("/detail")
         _ = try await client.submit(page, button: "Bump")
@@ -180,14 +187,7 @@ struct AppMetricsTests {
         let before = registry.currentSnapshot().value("napkin_broadcast_stalls_total") ?? 0
         let broadcaster = StateBroadcaster(0)
         let subscription = await broadcaster.subscribe()
-        let taken = AsyncStream.makeStream(of: Void.self)
-        let stalled = Task {
-            var iterator = subscription.makeAsyncIterator()
-            _ = await iterator.next()
-            taken.continuation.yield()
-            try? await Task.sleep(for: .seconds(3600))
-        }
-        for await _ in taken.stream { break }
+        let stalled = await Self.stall(subscription)
         await Diagnostics.$handler.withValue({ _ in }) {
             _ = await broadcaster.deliver(1, timeout: .milliseconds(50))
         }
