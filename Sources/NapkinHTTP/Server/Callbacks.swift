@@ -279,7 +279,7 @@ enum Callbacks {
             return
         }
         do {
-            let spool = try UploadSpool(boundary: boundary, limits: core.uploads, maxFieldBytes: core.maxBodySize, disk: core.uploadDisk)
+            let spool = try UploadSpool(boundary: boundary, limits: core.uploads, maxFieldBytes: core.maxBodySize, disk: core.uploadDisk, buffers: core.bodies)
             context.state.withLock { $0.spool = spool }
         } catch {
             context.state.withLock { $0.tooLarge = true }
