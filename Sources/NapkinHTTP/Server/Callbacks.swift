@@ -285,7 +285,7 @@ enum Callbacks {
             return
         }
         do {
-            let spool = try UploadSpool(boundary: boundary, limits: core.uploads, maxFieldBytes: core.maxBodySize, disk: core.uploadDisk, buffers: core.bodies)
+            let spool = try UploadSpool(boundary: boundary, limits: core.uploads, maxFieldBytes: core.maxBodySize, disk: core.uploadDisk, buffers: [core.uploadBuffers, core.bodies])
             // Watched while the body arrives, so a client that leaves with
             // its last bytes is noticed (see ``HangUpWatch``).
             let socket = napkin_connection_fd(connection)

@@ -22,6 +22,10 @@ final class ServerCore: Sendable {
     /// all connections (uploads' write buffers included), against the most
     /// allowed.
     let bodies: ByteBudget
+    /// Bytes of uploads' write buffers (see ``UploadSpool``), held while
+    /// their files are written, against a few MiB: past it, files are
+    /// written as their bytes come, so many uploads at once cost little memory.
+    let uploadBuffers = ByteBudget(limit: 4 << 20)
     /// What a multipart post may bring.
     let uploads: UploadLimits
     /// Bytes of uploaded files on disk, over all requests, against `uploads.maxSpooledBytes`.

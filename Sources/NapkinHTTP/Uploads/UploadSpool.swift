@@ -12,9 +12,9 @@ import Darwin
 /// A file's bytes are gathered into a write buffer of ``writeBufferBytes``
 /// and written whole, rather than written once per read of the connection
 /// (a few KiB with libmicrohttpd's small connection pool). The buffer is
-/// taken from the server's body budget while a file is being written, so
-/// stalled uploads cannot hold more than the budget; without room there,
-/// bytes are written as they come. A piece of body smaller than the largest
+/// taken from the server's body budget and from its budget for write
+/// buffers (a few MiB, so many uploads at once cost little memory) while a
+/// file is being written; without room in either, bytes are written as they come. A piece of body smaller than the largest
 /// so far means the client's bytes ran out for now: what is buffered is
 /// written and the buffer given back, so a stalled upload holds none.
 struct UploadSpool: Sendable {
@@ -32,11 +32,11 @@ struct UploadSpool: Sendable {
     let maxFieldBytes: Int
     /// Bytes on disk, counted against this budget.
     private let disk: ByteBudget
-    /// Where a write buffer is taken from (the server's body budget); none: no buffer.
-    private let buffers: ByteBudget?
+    /// Where a write buffer is taken from, each of them; none: no buffer.
+    private let buffers: [ByteBudget]
     /// The current file's bytes not yet written; empty capacity while no buffer is held.
     private var pending: [UInt8] = []
-    /// Whether ``writeBufferBytes`` are taken from `buffers`.
+    /// Whether ``writeBufferBytes`` are taken from each of `buffers`.
     private var holdsBuffer = false
     /// The largest piece of body taken so far (a full read of the connection).
     private var largestPiece = 0
@@ -55,8 +55,8 @@ struct UploadSpool: Sendable {
     static let writeBufferBytes = 64 * 1024
 
     /// A spool for a body whose boundary is `boundary`, its write buffers
-    /// taken from `buffers`; throws `400` for a bad boundary.
-    init(boundary: String, limits: UploadLimits, maxFieldBytes: Int, disk: ByteBudget, buffers: ByteBudget? = nil) throws(HTTPError) {
+    /// taken from each of `buffers`; throws `400` for a bad boundary.
+    init(boundary: String, limits: UploadLimits, maxFieldBytes: Int, disk: ByteBudget, buffers: [ByteBudget] = []) throws(HTTPError) {
         do { parser = try MultipartParser(boundary: boundary, maxHeadBytes: limits.maxPartHeadBytes) } catch {
             throw HTTPError(.badRequest, "Malformed multipart body: \(error.reason)")
         }
@@ -207,7 +207,7 @@ struct UploadSpool: Sendable {
     /// Writes `bytes` to the current file through the write buffer, taking
     /// one if there is room in the budget; whole buffers are written as they fill.
     private mutating func store(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws {
-        if !holdsBuffer, bytes.count < Self.writeBufferBytes, buffers?.reserve(Self.writeBufferBytes) == true {
+        if !holdsBuffer, !buffers.isEmpty, bytes.count < Self.writeBufferBytes, reserveBuffer() {
             holdsBuffer = true
             pending.reserveCapacity(Self.writeBufferBytes)
         }
@@ -233,7 +233,16 @@ struct UploadSpool: Sendable {
         guard holdsBuffer else { return }
         pending = []
         holdsBuffer = false
-        buffers?.release(Self.writeBufferBytes)
+        for budget in buffers { budget.release(Self.writeBufferBytes) }
+    }
+
+    /// Takes a buffer from every budget, or from none.
+    private func reserveBuffer() -> Bool {
+        for (index, budget) in buffers.enumerated() where !budget.reserve(Self.writeBufferBytes) {
+            for taken in buffers[..<index] { taken.release(Self.writeBufferBytes) }
+            return false
+        }
+        return true
     }
 
     private static func append(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws {

@@ -30,7 +30,7 @@ func filesIn(_ directory: String) -> [String] {
 @Suite(.timeLimit(.minutes(1))) struct UploadSpoolTests {
     func spool(
         _ directory: String, limits: (inout UploadLimits) -> Void = { _ in }, disk: ByteBudget = ByteBudget(limit: 1 << 30),
-        buffers: ByteBudget? = nil
+        buffers: [ByteBudget] = []
     ) throws -> UploadSpool {
         var upload = UploadLimits(directory: directory)
         limits(&upload)
@@ -132,7 +132,7 @@ func filesIn(_ directory: String) -> [String] {
         let directory = try scratchDirectory()
         let buffers = ByteBudget(limit: 1 << 20)
         let buffer = UploadSpool.writeBufferBytes
-        var spool = try spool(directory, buffers: buffers)
+        var spool = try spool(directory, buffers: [ByteBudget(limit: 1 << 30), buffers])
         let content = pngBytes + (0..<(buffer + 10_000)).map { UInt8(truncatingIfNeeded: $0) }
         let body = multipartBody(boundary: "B", [("photo", "a.png", "image/png", content)])
         let head = body.count - content.count - Array("\r\n--B--\r\n".utf8).count
@@ -159,12 +159,15 @@ func filesIn(_ directory: String) -> [String] {
     @Test func withoutRoomInTheBudgetBytesAreWrittenAsTheyCome() throws {
         let directory = try scratchDirectory()
         let buffers = ByteBudget(limit: UploadSpool.writeBufferBytes - 1)
-        var spool = try spool(directory, buffers: buffers)
+        // Room in one budget but not the other: the one is given back.
+        let roomy = ByteBudget(limit: 1 << 30)
+        var spool = try spool(directory, buffers: [roomy, buffers])
         let content = pngBytes + [UInt8](repeating: 9, count: 20_000)
         let body = multipartBody(boundary: "B", [("photo", "a.png", "image/png", content)])
         #expect(feed(&spool, Array(body.prefix(10_000)), piece: 1000))
         #expect(bytesOnDisk(directory) > 9000)
         #expect(buffers.used == 0)
+        #expect(roomy.used == 0)
         #expect(feed(&spool, Array(body.dropFirst(10_000)), piece: 1000))
         let form = try spool.finish().get()
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: form.files[0].file.path))) == content)
@@ -174,7 +177,7 @@ func filesIn(_ directory: String) -> [String] {
     @Test func aRemovedUploadGivesItsBufferBack() throws {
         let directory = try scratchDirectory()
         let buffers = ByteBudget(limit: 1 << 20)
-        var spool = try spool(directory, buffers: buffers)
+        var spool = try spool(directory, buffers: [ByteBudget(limit: 1 << 30), buffers])
         let body = multipartBody(boundary: "B", [("a", "a.bin", nil, [UInt8](repeating: 1, count: 50_000))])
         #expect(feed(&spool, Array(body.prefix(20_000)), piece: 1000))
         #expect(buffers.used == UploadSpool.writeBufferBytes)
