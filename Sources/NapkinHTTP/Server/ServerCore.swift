@@ -25,7 +25,7 @@ final class ServerCore: Sendable {
     /// Bytes of uploads' write buffers (see ``UploadSpool``), held while
     /// their files are written, against a few MiB: past it, files are
     /// written as their bytes come, so many uploads at once cost little memory.
-    let uploadBuffers = ByteBudget(limit: 4 << 20)
+    let uploadBuffers = ByteBudget(limit: 2 << 20)
     /// What a multipart post may bring.
     let uploads: UploadLimits
     /// Bytes of uploaded files on disk, over all requests, against `uploads.maxSpooledBytes`.
