@@ -224,19 +224,26 @@ static inline int napkin_hangup_watch_create(void) {
 #endif
 }
 
-/* Watches `fd` in `watch`; 0, or -1 with errno set. */
-static inline int napkin_hangup_watch_add(int watch, int fd) {
+/* Watches `fd` in `watch` (armed = 0), or arms it again after the watch
+   reported it (armed = 1: reported again at once while its peer's end is
+   still there); 0, or -1 with errno set. */
+static inline int napkin_hangup_watch_arm(int watch, int fd, int armed) {
 #if defined(__linux__)
     struct epoll_event event;
     memset(&event, 0, sizeof event);
     event.events = EPOLLRDHUP | EPOLLONESHOT;
     event.data.fd = fd;
-    return epoll_ctl(watch, EPOLL_CTL_ADD, fd, &event);
+    return epoll_ctl(watch, armed ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &event);
 #else
-    (void)watch; (void)fd;
+    (void)watch; (void)fd; (void)armed;
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+/* Watches `fd` in `watch`; 0, or -1 with errno set. */
+static inline int napkin_hangup_watch_add(int watch, int fd) {
+    return napkin_hangup_watch_arm(watch, fd, 0);
 }
 
 /* Stops watching `fd`, before it is closed. */

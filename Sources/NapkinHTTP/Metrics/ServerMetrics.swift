@@ -40,7 +40,7 @@ struct ServerMetrics: Sendable {
             Double(core?.openConnections.load(ordering: .relaxed) ?? 0)
         }
         registry.gauge("napkin_http_buffered_body_bytes", help: "Bytes of request bodies held while they arrive.") { [weak core] in
-            Double(core?.bufferedBodyBytes.load(ordering: .relaxed) ?? 0)
+            Double(core?.bodies.used ?? 0)
         }
         registry.gauge("process_resident_memory_bytes", help: "Resident memory size in bytes.") {
             Double(ServerMetrics.residentBytes())

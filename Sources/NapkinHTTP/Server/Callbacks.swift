@@ -35,7 +35,7 @@ enum Callbacks {
         guard let conCls, let raw = conCls.pointee else { return }
         conCls.pointee = nil
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
-        let (pump, handedOff) = context.state.withLock { s -> (BodyPump?, Bool) in
+        let (pump, handedOff, uploadSocket) = context.state.withLock { s -> (BodyPump?, Bool, Int32?) in
             s.phase = .delivered
             core.releaseBody(&s)
             s.body = []
@@ -43,8 +43,11 @@ enum Callbacks {
             // its uploaded files go with it.
             s.spool?.removeFiles()
             s.spool = nil
-            return (s.pump, s.handedOff)
+            defer { s.uploadSocket = nil }
+            return (s.pump, s.handedOff, s.uploadSocket)
         }
+        // Before libmicrohttpd closes the socket.
+        if let uploadSocket { context.loop?.hangUps.remove(socket: uploadSocket) }
         pump?.close()
         core.unregister(context, waiting: handedOff)
     }
@@ -165,14 +168,17 @@ enum Callbacks {
         }
 
         // Final call.
-        let (tooLarge, overBudget, phase, body, upload) = context.state.withLock {
-            s -> (Bool, Bool, RequestContext.Phase, [UInt8], Result<MultipartForm, HTTPError>?) in
+        let (tooLarge, overBudget, phase, body, upload, uploadSocket) = context.state.withLock {
+            s -> (Bool, Bool, RequestContext.Phase, [UInt8], Result<MultipartForm, HTTPError>?, Int32?) in
             let body = s.body
             s.body = []
             // The body is the handler's now: it no longer counts as arriving.
             core.releaseBody(&s)
-            return (s.tooLarge, s.overBudget, s.phase, body, s.spool?.finish())
+            defer { s.uploadSocket = nil }
+            return (s.tooLarge, s.overBudget, s.phase, body, s.spool?.finish(), s.uploadSocket)
         }
+        // All of it came: a client that leaves now shows when the answer is sent.
+        if let uploadSocket { context.loop?.hangUps.remove(socket: uploadSocket) }
         if phase == .delivered { return MHDResult.yes }
         if tooLarge || overBudget {
             Callbacks.answer(tooLarge ? Callbacks.tooLarge(core) : Callbacks.busy, on: connection, context: context, core: core, method: method)
@@ -279,8 +285,15 @@ enum Callbacks {
             return
         }
         do {
-            let spool = try UploadSpool(boundary: boundary, limits: core.uploads, maxFieldBytes: core.maxBodySize, disk: core.uploadDisk)
-            context.state.withLock { $0.spool = spool }
+            let spool = try UploadSpool(boundary: boundary, limits: core.uploads, maxFieldBytes: core.maxBodySize, disk: core.uploadDisk, buffers: [core.uploadBuffers, core.bodies])
+            // Watched while the body arrives, so a client that leaves with
+            // its last bytes is noticed (see ``HangUpWatch``).
+            let socket = napkin_connection_fd(connection)
+            let watched = context.loop?.hangUps.addUpload(socket: socket) == true
+            context.state.withLock { s in
+                s.spool = spool
+                if watched { s.uploadSocket = socket }
+            }
         } catch {
             context.state.withLock { $0.tooLarge = true }
             Callbacks.answer(Callbacks.refused(error), on: connection, context: context, core: core, method: method)

@@ -50,7 +50,7 @@ public final class HTTPServer: Sendable {
 
     /// Bytes of request bodies the server holds right now while they arrive.
     var bufferedBodyBytes: Int {
-        running.withLock { $0.core?.bufferedBodyBytes.load(ordering: .relaxed) ?? 0 }
+        running.withLock { $0.core?.bodies.used ?? 0 }
     }
 
     /// Connections open right now (0 before ``start()`` or after ``shutdown()``).

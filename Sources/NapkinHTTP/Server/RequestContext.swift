@@ -34,6 +34,8 @@ final class RequestContext: Sendable {
         /// A multipart body's parts: its files belong to the request until
         /// the completed callback removes them.
         var spool: UploadSpool?
+        /// The socket in the loop's hang-up watch while the spool's body arrives.
+        var uploadSocket: Int32?
         var isHead = false
         /// Handed to a handler's task (and so in the server's registry).
         var handedOff = false

@@ -18,11 +18,14 @@ final class ServerCore: Sendable {
     /// `Connection: close`), as a proxy may send one down a kept-alive
     /// connection before it learns the server is leaving.
     let refusing = Atomic<Bool>(false)
-    /// The most bytes of request bodies held while they are still arriving,
-    /// across all connections.
-    let bodyBudget: Int
-    /// Bytes of request bodies held right now, still arriving.
-    let bufferedBodyBytes = Atomic<Int>(0)
+    /// Bytes of request bodies held while they are still arriving, across
+    /// all connections (uploads' write buffers included), against the most
+    /// allowed.
+    let bodies: ByteBudget
+    /// Bytes of uploads' write buffers (see ``UploadSpool``), held while
+    /// their files are written, against a few MiB: past it, files are
+    /// written as their bytes come, so many uploads at once cost little memory.
+    let uploadBuffers = ByteBudget(limit: 2 << 20)
     /// What a multipart post may bring.
     let uploads: UploadLimits
     /// Bytes of uploaded files on disk, over all requests, against `uploads.maxSpooledBytes`.
@@ -88,7 +91,7 @@ final class ServerCore: Sendable {
         headCheck = RequestHeadCheck(memoryLimit: connectionMemoryLimit)
         self.responder = responder
         self.maxBodySize = maxBodySize
-        self.bodyBudget = bodyBudget
+        bodies = ByteBudget(limit: bodyBudget)
         self.uploads = uploads
         uploadDisk = ByteBudget(limit: uploads.maxSpooledBytes)
         self.connectionLimit = connectionLimit
@@ -100,20 +103,15 @@ final class ServerCore: Sendable {
     /// Counts `size` more bytes of a body still arriving; `false` when that
     /// would pass the budget.
     func reserveBody(_ size: Int, in state: inout RequestContext.State) -> Bool {
-        while true {
-            let held = bufferedBodyBytes.load(ordering: .relaxed)
-            guard held + size <= bodyBudget else { return false }
-            if bufferedBodyBytes.compareExchange(expected: held, desired: held + size, ordering: .relaxed).exchanged {
-                state.reserved += size
-                return true
-            }
-        }
+        guard bodies.reserve(size) else { return false }
+        state.reserved += size
+        return true
     }
 
     /// Gives back what a body counted against the budget.
     func releaseBody(_ state: inout RequestContext.State) {
         guard state.reserved > 0 else { return }
-        bufferedBodyBytes.subtract(state.reserved, ordering: .relaxed)
+        bodies.release(state.reserved)
         state.reserved = 0
         state.body = []
     }

@@ -8,6 +8,15 @@ import Darwin
 /// events become text fields (in memory, bounded) and temporary files
 /// (written as their bytes arrive). The request owns the files: whoever ends
 /// the request calls ``removeFiles()``.
+///
+/// A file's bytes are gathered into a write buffer of ``writeBufferBytes``
+/// and written whole, rather than written once per read of the connection
+/// (a few KiB with libmicrohttpd's small connection pool). The buffer is
+/// taken from the server's body budget and from its budget for write
+/// buffers (a few MiB, so many uploads at once cost little memory) while a
+/// file is being written; without room in either, bytes are written as they come. A piece of body smaller than the largest
+/// so far means the client's bytes ran out for now: what is buffered is
+/// written and the buffer given back, so a stalled upload holds none.
 struct UploadSpool: Sendable {
     private enum Part {
         case field(name: String, value: [UInt8])
@@ -23,6 +32,14 @@ struct UploadSpool: Sendable {
     let maxFieldBytes: Int
     /// Bytes on disk, counted against this budget.
     private let disk: ByteBudget
+    /// Where a write buffer is taken from, each of them; none: no buffer.
+    private let buffers: [ByteBudget]
+    /// The current file's bytes not yet written; empty capacity while no buffer is held.
+    private var pending: [UInt8] = []
+    /// Whether ``writeBufferBytes`` are taken from each of `buffers`.
+    private var holdsBuffer = false
+    /// The largest piece of body taken so far (a full read of the connection).
+    private var largestPiece = 0
     private var current: Part?
     private(set) var form = MultipartForm()
     /// Every temporary file made, kept or not, to remove at the end.
@@ -34,14 +51,19 @@ struct UploadSpool: Sendable {
     /// Why the body was refused, once it was; nothing more is kept after.
     private(set) var refusal: HTTPError?
 
-    /// A spool for a body whose boundary is `boundary`; throws `400` for a bad boundary.
-    init(boundary: String, limits: UploadLimits, maxFieldBytes: Int, disk: ByteBudget) throws(HTTPError) {
+    /// Bytes a file gathers before they are written: whole pages, few writes.
+    static let writeBufferBytes = 64 * 1024
+
+    /// A spool for a body whose boundary is `boundary`, its write buffers
+    /// taken from each of `buffers`; throws `400` for a bad boundary.
+    init(boundary: String, limits: UploadLimits, maxFieldBytes: Int, disk: ByteBudget, buffers: [ByteBudget] = []) throws(HTTPError) {
         do { parser = try MultipartParser(boundary: boundary, maxHeadBytes: limits.maxPartHeadBytes) } catch {
             throw HTTPError(.badRequest, "Malformed multipart body: \(error.reason)")
         }
         self.limits = limits
         self.maxFieldBytes = maxFieldBytes
         self.disk = disk
+        self.buffers = buffers
     }
 
     /// Bytes this body holds in memory now: its text fields.
@@ -58,8 +80,13 @@ struct UploadSpool: Sendable {
         guard var parser else { return false }
         self.parser = nil
         defer { self.parser = parser }
+        largestPiece = max(largestPiece, bytes.count)
         do {
             try parser.feed(bytes) { event in try self.handle(event) }
+            if bytes.count < largestPiece, case .file(_, let descriptor, _, _, _) = current {
+                try flush(to: descriptor)
+                dropBuffer()
+            }
         } catch let error as HTTPError {
             return refuse(error)
         } catch let error as MultipartParser.Malformed {
@@ -81,10 +108,11 @@ struct UploadSpool: Sendable {
     }
 
     /// Closes and removes every temporary file this body made, and gives
-    /// back what they counted against the disk budget.
+    /// back what they counted against the disk budget, and its write buffer.
     mutating func removeFiles() {
         if case .file(_, let descriptor, _, _, _) = current { close(descriptor) }
         current = nil
+        dropBuffer()
         for path in paths { unlink(path) }
         paths = []
         disk.release(diskReserved)
@@ -134,7 +162,7 @@ struct UploadSpool: Sendable {
                 if leading.count < FileType.sniffedBytes {
                     leading.append(contentsOf: bytes.prefix(FileType.sniffedBytes - leading.count))
                 }
-                try Self.append(bytes, to: descriptor)
+                try store(bytes, to: descriptor)
                 current = .file(head: head, descriptor: descriptor, path: path, size: size, leading: leading)
             case .skipped:
                 guard bytes.isEmpty else {
@@ -148,6 +176,8 @@ struct UploadSpool: Sendable {
             case .field(let name, let value):
                 form.fields.append((name, String(decoding: value, as: UTF8.self)))
             case .file(let head, let descriptor, let path, let size, let leading):
+                try flush(to: descriptor)
+                dropBuffer()
                 close(descriptor)
                 let file = UploadedFile(
                     fileName: head.fileName ?? "", declaredType: head.contentType, size: size, path: path, leadingBytes: leading)
@@ -172,6 +202,47 @@ struct UploadSpool: Sendable {
         let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         paths.append(path)
         return .file(head: head, descriptor: descriptor, path: path, size: 0, leading: [])
+    }
+
+    /// Writes `bytes` to the current file through the write buffer, taking
+    /// one if there is room in the budget; whole buffers are written as they fill.
+    private mutating func store(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws {
+        if !holdsBuffer, !buffers.isEmpty, bytes.count < Self.writeBufferBytes, reserveBuffer() {
+            holdsBuffer = true
+            pending.reserveCapacity(Self.writeBufferBytes)
+        }
+        guard holdsBuffer else { return try Self.append(bytes, to: descriptor) }
+        var rest = bytes
+        while !rest.isEmpty {
+            let taken = min(Self.writeBufferBytes - pending.count, rest.count)
+            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest[..<taken]))
+            rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
+            if pending.count == Self.writeBufferBytes { try flush(to: descriptor) }
+        }
+    }
+
+    /// Writes what the buffer holds.
+    private mutating func flush(to descriptor: Int32) throws {
+        guard !pending.isEmpty else { return }
+        try pending.withUnsafeBytes { try Self.append($0, to: descriptor) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Frees the write buffer (its bytes written or not wanted) and gives it back to the budget.
+    private mutating func dropBuffer() {
+        guard holdsBuffer else { return }
+        pending = []
+        holdsBuffer = false
+        for budget in buffers { budget.release(Self.writeBufferBytes) }
+    }
+
+    /// Takes a buffer from every budget, or from none.
+    private func reserveBuffer() -> Bool {
+        for (index, budget) in buffers.enumerated() where !budget.reserve(Self.writeBufferBytes) {
+            for taken in buffers[..<index] { taken.release(Self.writeBufferBytes) }
+            return false
+        }
+        return true
     }
 
     private static func append(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws {

@@ -28,10 +28,20 @@ func filesIn(_ directory: String) -> [String] {
 }
 
 @Suite(.timeLimit(.minutes(1))) struct UploadSpoolTests {
-    func spool(_ directory: String, limits: (inout UploadLimits) -> Void = { _ in }, disk: ByteBudget = ByteBudget(limit: 1 << 30)) throws -> UploadSpool {
+    func spool(
+        _ directory: String, limits: (inout UploadLimits) -> Void = { _ in }, disk: ByteBudget = ByteBudget(limit: 1 << 30),
+        buffers: [ByteBudget] = []
+    ) throws -> UploadSpool {
         var upload = UploadLimits(directory: directory)
         limits(&upload)
-        return try UploadSpool(boundary: "B", limits: upload, maxFieldBytes: 64, disk: disk)
+        return try UploadSpool(boundary: "B", limits: upload, maxFieldBytes: 64, disk: disk, buffers: buffers)
+    }
+
+    /// Bytes on disk of the one file in `directory`.
+    func bytesOnDisk(_ directory: String) -> Int {
+        guard let name = filesIn(directory).first,
+              let size = try? FileManager.default.attributesOfItem(atPath: directory + "/" + name)[.size] as? Int else { return -1 }
+        return size
     }
 
     func feed(_ spool: inout UploadSpool, _ body: [UInt8], piece: Int = 5) -> Bool {
@@ -115,6 +125,65 @@ func filesIn(_ directory: String) -> [String] {
         var head = try spool(directory) { $0.maxPartHeadBytes = 100 }
         #expect(!feed(&head, multipartBody(boundary: "B", [(String(repeating: "n", count: 200), nil, nil, [1])])))
         #expect(head.refusal?.status == .badRequest)
+        #expect(filesIn(directory).isEmpty)
+    }
+
+    @Test func aFileIsWrittenInWholeBuffersTakenFromTheBudget() throws {
+        let directory = try scratchDirectory()
+        let buffers = ByteBudget(limit: 1 << 20)
+        let buffer = UploadSpool.writeBufferBytes
+        var spool = try spool(directory, buffers: [ByteBudget(limit: 1 << 30), buffers])
+        let content = pngBytes + (0..<(buffer + 10_000)).map { UInt8(truncatingIfNeeded: $0) }
+        let body = multipartBody(boundary: "B", [("photo", "a.png", "image/png", content)])
+        let head = body.count - content.count - Array("\r\n--B--\r\n".utf8).count
+        // Full pieces: nothing written until a whole buffer is gathered.
+        #expect(feed(&spool, Array(body.prefix(head)), piece: head))
+        #expect(feed(&spool, Array(body[head..<(head + 5 * 1024)]), piece: 1024))
+        #expect(bytesOnDisk(directory) == 0)
+        #expect(buffers.used == buffer)
+        #expect(feed(&spool, Array(body[(head + 5 * 1024)..<(head + buffer + 5 * 1024)]), piece: 1024))
+        #expect(bytesOnDisk(directory) == buffer)
+        // A short piece: the client's bytes ran out for now, so the rest is
+        // written and the buffer given back.
+        #expect(feed(&spool, Array(body[(head + buffer + 5 * 1024)..<(head + buffer + 5500)]), piece: 1024))
+        #expect(bytesOnDisk(directory) == buffer + 5500)
+        #expect(buffers.used == 0)
+        #expect(feed(&spool, Array(body[(head + buffer + 5500)...]), piece: 1024))
+        let form = try spool.finish().get()
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: form.files[0].file.path))) == content)
+        #expect(buffers.used == 0)
+        spool.removeFiles()
+        #expect(filesIn(directory).isEmpty)
+    }
+
+    @Test func withoutRoomInTheBudgetBytesAreWrittenAsTheyCome() throws {
+        let directory = try scratchDirectory()
+        let buffers = ByteBudget(limit: UploadSpool.writeBufferBytes - 1)
+        // Room in one budget but not the other: the one is given back.
+        let roomy = ByteBudget(limit: 1 << 30)
+        var spool = try spool(directory, buffers: [roomy, buffers])
+        let content = pngBytes + [UInt8](repeating: 9, count: 20_000)
+        let body = multipartBody(boundary: "B", [("photo", "a.png", "image/png", content)])
+        #expect(feed(&spool, Array(body.prefix(10_000)), piece: 1000))
+        #expect(bytesOnDisk(directory) > 9000)
+        #expect(buffers.used == 0)
+        #expect(roomy.used == 0)
+        #expect(feed(&spool, Array(body.dropFirst(10_000)), piece: 1000))
+        let form = try spool.finish().get()
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: form.files[0].file.path))) == content)
+        spool.removeFiles()
+    }
+
+    @Test func aRemovedUploadGivesItsBufferBack() throws {
+        let directory = try scratchDirectory()
+        let buffers = ByteBudget(limit: 1 << 20)
+        var spool = try spool(directory, buffers: [ByteBudget(limit: 1 << 30), buffers])
+        let body = multipartBody(boundary: "B", [("a", "a.bin", nil, [UInt8](repeating: 1, count: 50_000))])
+        #expect(feed(&spool, Array(body.prefix(20_000)), piece: 1000))
+        #expect(buffers.used == UploadSpool.writeBufferBytes)
+        // The client left mid-way.
+        spool.removeFiles()
+        #expect(buffers.used == 0)
         #expect(filesIn(directory).isEmpty)
     }
 }
