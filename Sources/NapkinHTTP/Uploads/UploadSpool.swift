@@ -14,9 +14,10 @@ import Darwin
 /// (a few KiB with libmicrohttpd's small connection pool). The buffer is
 /// taken from the server's body budget and from its budget for write
 /// buffers (a few MiB, so many uploads at once cost little memory) while a
-/// file is being written; without room in either, bytes are written as they come. A piece of body smaller than the largest
-/// so far means the client's bytes ran out for now: what is buffered is
-/// written and the buffer given back, so a stalled upload holds none.
+/// file is being written; without room in either, bytes are written as
+/// they come. A piece of body smaller than the largest so far means the
+/// client's bytes ran out for now: what is buffered is written and the
+/// buffer given back, so a stalled upload holds none.
 struct UploadSpool: Sendable {
     private enum Part {
         case field(name: String, value: [UInt8])
