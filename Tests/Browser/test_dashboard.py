@@ -16,8 +16,15 @@ TOKEN = os.environ.get("RIBHOUSE_OPS_TOKEN", "")
 DASHBOARD = OPS + "/_napkin/dashboard"
 
 
+def texts(driver, selector):
+    """The text of every element matching `selector`, read in one script: a
+    patch may replace the elements between a lookup and a read."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll(arguments[0]), e => e.textContent.trim());", selector)
+
+
 def figure(driver, name):
-    return int(driver.find_element(By.CSS_SELECTOR, f"[data-figure='{name}']").text)
+    return int(texts(driver, f"[data-figure='{name}']")[0])
 
 
 def recent(driver):
@@ -84,10 +91,10 @@ def test_dashboard_is_live_and_shows_a_sessions_tree(make_browser, base_url):
     watcher.get(link)
     wait_for(watcher, ".dash-tree .dash-name")
     assert_accessible(watcher, "a session's tree")
-    names = [e.text for e in watcher.find_elements(By.CSS_SELECTOR, ".dash-name")]
+    names = texts(watcher, ".dash-name")
     assert "LaunchNapkin" in names, names
     # The guest opens the Pit Board: the tree shows it in its slot, live.
     guest.get(base_url + "/pit")
     WebDriverWait(watcher, LIVE_WAIT).until(
-        lambda d: "PitBoardNapkin" in [e.text for e in d.find_elements(By.CSS_SELECTOR, ".dash-name")],
+        lambda d: "PitBoardNapkin" in texts(d, ".dash-name"),
         message="the inspector never showed the Pit Board")
