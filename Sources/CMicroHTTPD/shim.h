@@ -26,6 +26,13 @@
 
 typedef void *(*napkin_uri_log_cb)(void *cls, const char *uri, struct MHD_Connection *con);
 
+/* memmem, which glibc declares only for _GNU_SOURCE (so Swift's Glibc module
+   lacks it) and Darwin always: the multipart parser's delimiter search. */
+void *memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
+static inline const void *napkin_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
+    return memmem(haystack, haystack_length, needle, needle_length);
+}
+
 /* An unescape callback that leaves the text as sent: napkin decodes paths and
    queries itself (from the raw URI) so that %2f, %00 and friends stay visible. */
 static inline size_t napkin_identity_unescape(void *cls, struct MHD_Connection *c, char *s) {

@@ -5,9 +5,13 @@ import Synchronization
 /// The uploads suite: a 100 MiB file posted by `curl` as `multipart/form-data`
 /// to a NapkinHTTP server whose route decodes it as an `UploadedFile` (its
 /// limits raised to fit, the rest default), against the same bytes `PUT` by
-/// `curl` to nginx, which writes the body to a file (its WebDAV module, with
-/// `client_body_in_file_only`), on the same machine in the same run. Reports
-/// throughput and how much napkin's resident memory grows during its upload.
+/// `curl` to two C servers writing the body to a file, on the same machine in
+/// the same run: libmicrohttpd with the same connection pool
+/// (`Floor/upload.c`, the floor the target is measured against) and nginx
+/// (its WebDAV module, with `client_body_in_file_only`). libmicrohttpd reads a
+/// body into the connection's pool, so its reads are as small as the pool;
+/// the 64 KiB rows show what a larger pool buys. Reports throughput and how
+/// much napkin's resident memory grows during its upload.
 enum UploadBenchmarks {
     static let size = 100 << 20
     /// Uploads to each server, alternating: the best counts, as the machine's other load comes and goes.
@@ -46,6 +50,23 @@ enum UploadBenchmarks {
         for server in servers { try server.start() }
         defer { Task { for server in servers { await server.shutdown() } } }
 
+        try HTTPBenchmarks.compile("upload.c", to: work + "/upload", libraries: ["-lmicrohttpd"])
+        var floors: [(process: Process, port: Int)] = []
+        defer { for floor in floors { kill(floor.process.processIdentifier, SIGKILL); floor.process.waitUntilExit() } }
+        for pool in pools {
+            let floor = Process()
+            floor.executableURL = URL(fileURLWithPath: work + "/upload")
+            floor.arguments = [String(ServerConfiguration().workerThreads), String(pool), work]
+            let out = Pipe()
+            floor.standardOutput = out
+            try floor.run()
+            guard let line = HTTPBenchmarks.readLine(out.fileHandleForReading), let port = Int(line) else {
+                print("uploads: the C floor did not start")
+                return
+            }
+            floors.append((floor, port))
+        }
+
         guard let (nginx, nginxPort) = try startNginx(in: work + "/nginx") else {
             print("uploads: nginx is not installed (scripts/setup --bench)")
             return
@@ -55,26 +76,33 @@ enum UploadBenchmarks {
             nginx.waitUntilExit()
         }
 
-        var napkinRuns = pools.map { _ in [Double]() }, nginxRuns: [Double] = [], growths = pools.map { _ in [Int]() }
+        // napkin and its C floor get the same request from the same curl: the
+        // floor writes the whole multipart body, napkin the file's part of it.
+        let form = ["-F", "file=@\(file);type=application/octet-stream"]
+        var napkinRuns = pools.map { _ in [Double]() }, floorRuns = pools.map { _ in [Double]() }
+        var nginxRuns: [Double] = [], growths = pools.map { _ in [Int]() }
         for _ in 0..<runs {
             for (index, server) in servers.enumerated() {
                 let before = HTTPBenchmarks.residentBytes()
                 let peak = PeakResident()
-                let seconds = try curl(["-F", "file=@\(file);type=application/octet-stream", "http://127.0.0.1:\(server.port)/upload"])
+                let seconds = try curl(form + ["http://127.0.0.1:\(server.port)/upload"])
                 growths[index].append(peak.stop() - before)
                 napkinRuns[index].append(seconds)
+                floorRuns[index].append(try curl(form + ["http://127.0.0.1:\(floors[index].port)/upload"]))
             }
             nginxRuns.append(try curl(["-T", file, "http://127.0.0.1:\(nginxPort)/dav/upload.bin"]))
         }
         let mib = Double(size) / Double(1 << 20)
         let nginxBest = mib / nginxRuns.min()!
-        var table = Table("A 100 MiB upload with curl, to a file: napkin (multipart, UploadedFile) vs nginx (PUT, client_body_in_file_only), best of \(runs) alternating",
-                          columns: ["server", "MiB/s", "ratio", "target", "RSS growth, MiB (most of \(runs))", "target"])
-        table.add("nginx", String(format: "%.0f", nginxBest), "", "", "", "")
+        var table = Table("A 100 MiB upload with curl, to a file: napkin (multipart, UploadedFile) vs libmicrohttpd from C (the same post, body to a file) and nginx (PUT, to a file), best of \(runs) alternating",
+                          columns: ["server", "MiB/s", "napkin / C, same pool", "target", "napkin / nginx", "RSS growth, MiB (most of \(runs))", "target"])
+        table.add("nginx (client_body_in_file_only)", String(format: "%.0f", nginxBest), "", "", "", "", "")
         for (index, pool) in pools.enumerated() {
-            let best = mib / napkinRuns[index].min()!
-            table.add("napkin, \(pool / 1024) KiB connection pool", String(format: "%.0f", best), String(format: "%.2f", best / nginxBest),
-                      "≥ 0.80", String(format: "%.2f", Double(growths[index].max()!) / Double(1 << 20)), "< 2")
+            let best = mib / napkinRuns[index].min()!, floorBest = mib / floorRuns[index].min()!
+            let label = index == 0 ? "\(pool / 1024) KiB pool (default)" : "\(pool / 1024) KiB pool"
+            table.add("libmicrohttpd from C, \(label)", String(format: "%.0f", floorBest), "", "", "", "", "")
+            table.add("napkin, \(label)", String(format: "%.0f", best), String(format: "%.2f", best / floorBest), index == 0 ? "≥ 0.80" : "",
+                      String(format: "%.2f", best / nginxBest), String(format: "%.2f", Double(growths[index].max()!) / Double(1 << 20)), "< 2")
         }
         table.print()
     }

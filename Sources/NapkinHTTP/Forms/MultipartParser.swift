@@ -1,3 +1,4 @@
+import CMicroHTTPD
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -92,59 +93,66 @@ public struct MultipartParser: Sendable {
     /// `sink` throws as it is.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, to sink: (Event) throws -> Void) throws {
         if case .done = phase { return }
-        pending.append(contentsOf: bytes)
+        guard !pending.isEmpty else {
+            // Nothing held over: the piece is parsed where it lies, and only
+            // what it leaves unconsumed is copied.
+            let used = try parse(bytes, to: sink)
+            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[used...]))
+            return
+        }
+        var held: [UInt8] = []
+        swap(&held, &pending)
+        held.append(contentsOf: bytes)
+        let used = try held.withUnsafeBytes { try parse($0, to: sink) }
+        held.removeFirst(used)
+        swap(&held, &pending)
+    }
+
+    /// Parses `bytes` as far as it can; answers how many it consumed.
+    private mutating func parse(_ bytes: UnsafeRawBufferPointer, to sink: (Event) throws -> Void) throws -> Int {
         var start = 0
-        defer { pending.removeFirst(start) }
         while true {
             switch phase {
             case .done:
-                pending.removeAll()
-                start = 0
-                return
+                return bytes.count
             case .preamble, .content:
                 let isContent: Bool = if case .content = phase { true } else { false }
-                let search = pending.withUnsafeBytes { Self.find(delimiter, in: $0, from: start) }
+                let search = Self.find(delimiter, in: bytes, from: start)
                 let safeEnd = search.found ?? search.partialStart
                 if isContent, safeEnd > start {
-                    try pending.withUnsafeBytes { all in
-                        try sink(.content(UnsafeRawBufferPointer(rebasing: all[start..<safeEnd])))
-                    }
+                    try sink(.content(UnsafeRawBufferPointer(rebasing: bytes[start..<safeEnd])))
                 }
-                guard let found = search.found else {
-                    start = safeEnd
-                    return
-                }
+                guard let found = search.found else { return safeEnd }
                 if isContent { try sink(.end) }
                 start = found + delimiter.count
                 phase = .afterBoundary
             case .afterBoundary:
-                while start < pending.count, pending[start] == 32 || pending[start] == 9 { start += 1 }
-                guard pending.count - start >= 2 else {
-                    if pending.count - start > 0, pending[start] != 13, pending[start] != 45 {
+                while start < bytes.count, bytes[start] == 32 || bytes[start] == 9 { start += 1 }
+                guard bytes.count - start >= 2 else {
+                    if bytes.count - start > 0, bytes[start] != 13, bytes[start] != 45 {
                         throw Malformed(reason: "bad bytes after a multipart boundary")
                     }
-                    return
+                    return start
                 }
-                if pending[start] == 45, pending[start + 1] == 45 {
+                if bytes[start] == 45, bytes[start + 1] == 45 {
                     phase = .done
-                } else if pending[start] == 13, pending[start + 1] == 10 {
+                } else if bytes[start] == 13, bytes[start + 1] == 10 {
                     start += 2
                     phase = .head
                 } else {
                     throw Malformed(reason: "bad bytes after a multipart boundary")
                 }
             case .head:
-                let end = pending.withUnsafeBytes { Self.headEnd(in: $0, from: start) }
-                guard let end else {
-                    if pending.count - start > maxHeadBytes {
+                guard let end = Self.headEnd(in: bytes, from: start) else {
+                    if bytes.count - start > maxHeadBytes {
                         throw Malformed(reason: "a multipart part head is longer than \(maxHeadBytes) bytes")
                     }
-                    return
+                    return start
                 }
                 guard end.headEnd - start <= maxHeadBytes else {
                     throw Malformed(reason: "a multipart part head is longer than \(maxHeadBytes) bytes")
                 }
-                let head = try MultipartPartHead(parsing: pending[start..<end.headEnd])
+                let head = try MultipartPartHead(parsing: ArraySlice(bytes[start..<end.headEnd]))
                 try sink(.begin(head))
                 // The delimiter includes the CRLF before it: an empty part's
                 // content ends where it starts.
@@ -163,15 +171,18 @@ public struct MultipartParser: Sendable {
     /// that could be its beginning starts (`bytes.count` when none).
     static func find(_ delimiter: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int) -> (found: Int?, partialStart: Int) {
         let count = bytes.count
-        var i = start
-        guard let base = bytes.baseAddress else { return (nil, count) }
+        guard let base = bytes.baseAddress, start < count else { return (nil, count) }
+        let hit = delimiter.withUnsafeBytes { napkin_memmem(base + start, count - start, $0.baseAddress, $0.count) }
+        if let hit {
+            let at = base.distance(to: UnsafeRawPointer(hit))
+            return (at, at)
+        }
+        // No whole delimiter: only the last bytes can begin one.
+        var i = max(start, count - delimiter.count + 1)
         while i < count {
-            guard let hit = memchr(base + i, 13, count - i) else { return (nil, count) }
-            i = base.distance(to: UnsafeRawPointer(hit))
-            let available = min(delimiter.count, count - i)
-            if memcmp(base + i, delimiter, available) == 0 {
-                return available == delimiter.count ? (i, i) : (nil, i)
-            }
+            guard let cr = memchr(base + i, 13, count - i) else { return (nil, count) }
+            i = base.distance(to: UnsafeRawPointer(cr))
+            if memcmp(base + i, delimiter, count - i) == 0 { return (nil, i) }
             i += 1
         }
         return (nil, count)
