@@ -210,6 +210,11 @@ public struct HTTPRouter: HTTPResponder {
             RouteChoice.choose(RouteChoice.middleware)
             let answer = inner(request)
             let chosen = metrics.series(RouteChoice.chosen, routes: series)
+            // An answer at hand is recorded now, with no closure to allocate.
+            if case .immediate(let outcome) = answer {
+                chosen.record(status: RequestMetrics.status(of: outcome), since: start)
+                return answer
+            }
             return answer.finished { outcome in
                 chosen.record(status: RequestMetrics.status(of: outcome), since: start)
                 return outcome
