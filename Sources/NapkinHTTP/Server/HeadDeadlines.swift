@@ -1,5 +1,6 @@
 import CMicroHTTPD
 @_spi(Napkin) import NapkinSupport
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,6 +34,9 @@ final class HeadDeadlines: Sendable {
     /// The most connections waiting for a head at once.
     let cap: Int
     private let table = Locked(Table())
+    /// How many connections wait, written under the table's lock: a loop's
+    /// turn with none waiting skips the lock and the clock.
+    private let waitingCount = Atomic<Int>(0)
 
     init(deadline: Duration, cap: Int) {
         self.deadline = deadline
@@ -50,18 +54,25 @@ final class HeadDeadlines: Sendable {
                 table.waiting[oldest.key] = nil
                 HeadDeadlines.shutDown(oldest.key)
             }
+            waitingCount.store(table.waiting.count, ordering: .relaxed)
         }
     }
 
     /// `connection` has its head, or closed.
     func end(_ connection: OpaquePointer?) {
         guard let key = HeadDeadlines.key(connection) else { return }
-        _ = table.withLock { $0.waiting.removeValue(forKey: key) }
+        table.withLock { table in
+            guard table.waiting.removeValue(forKey: key) != nil else { return }
+            // With nobody waiting, every place in the order is stale.
+            if table.waiting.isEmpty { table.order = WriteOrder() }
+            waitingCount.store(table.waiting.count, ordering: .relaxed)
+        }
     }
 
     /// Shuts down every connection waiting past the deadline; returns the
     /// milliseconds until the next one's deadline (-1: none waits).
     func expire() -> Int32 {
+        guard waitingCount.load(ordering: .relaxed) > 0 else { return -1 }
         let now = ContinuousClock.now
         return table.withLock { table -> Int32 in
             while let (key, since) = table.order.oldest(isCurrent: { table.waiting[$0] == $1 }) {
@@ -72,6 +83,7 @@ final class HeadDeadlines: Sendable {
                 }
                 _ = table.order.removeOldest(isCurrent: { table.waiting[$0] == $1 })
                 table.waiting[key] = nil
+                waitingCount.store(table.waiting.count, ordering: .relaxed)
                 HeadDeadlines.shutDown(key)
             }
             return -1
@@ -86,6 +98,7 @@ final class HeadDeadlines: Sendable {
             for key in table.waiting.keys { HeadDeadlines.shutDown(key) }
             table.waiting.removeAll()
             table.order = WriteOrder()
+            waitingCount.store(0, ordering: .relaxed)
         }
     }
 
