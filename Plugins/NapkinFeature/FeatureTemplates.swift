@@ -29,7 +29,6 @@ extension Names {
 
             /// \(name)'s logic, off the main actor: it counts, and presents the count.
             final actor \(prefix)Interactor: PresentableInteractable {
-                nonisolated let lifecycle = InteractorLifecycle()
                 nonisolated let presenter: \(prefix)Presenter
                 private var count = 0
 
@@ -107,7 +106,6 @@ extension Names {
             /// Headless: no view, only work while attached. Start it in `didBecomeActive`:
             /// what `observe` and `task` start there ends with the napkin.
             final actor \(prefix)Interactor: Interactable {
-                nonisolated let lifecycle = InteractorLifecycle()
                 private let listener: any \(prefix)Listener
 
                 init(listener: any \(prefix)Listener) {

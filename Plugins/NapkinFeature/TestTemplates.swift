@@ -22,7 +22,6 @@ extension Names {
             final class Scope: Component<any EmptyDependency>, \#(prefix)Dependency, @unchecked Sendable {}
 
             final actor HostInteractor: Interactable {
-                nonisolated let lifecycle = InteractorLifecycle()
             }
 
             final class HostView: WebViewController {
@@ -96,7 +95,6 @@ extension Names {
 
             /// The parent's interactor, which \(name) reports to.
             final actor ParentInteractor: Interactable, \(prefix)Listener {
-                nonisolated let lifecycle = InteractorLifecycle()
                 private(set) var starts = 0
 
                 func \(variable)DidStart() async { starts += 1 }

@@ -23,7 +23,6 @@ final class LeafPresenter: Presenter<LeafViewController> {
 
 /// A leaf's interactor: the lifecycle and nothing else.
 final actor LeafInteractor: PresentableInteractable {
-    nonisolated let lifecycle = InteractorLifecycle()
     nonisolated let presenter: LeafPresenter
 
     init(presenter: LeafPresenter) {

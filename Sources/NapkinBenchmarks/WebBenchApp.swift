@@ -11,7 +11,6 @@ final class BenchComponent: Component<any EmptyDependency>, @unchecked Sendable 
 }
 
 final actor BenchInteractor: PresentableInteractable {
-    nonisolated let lifecycle = InteractorLifecycle()
     nonisolated let presenter: BenchPresenter
     private let ticker: StateBroadcaster<Int>?
 

@@ -1,10 +1,9 @@
 /// The business logic of a napkin: a `final actor` per feature.
 ///
-/// Conform with one stored property and get the whole lifecycle:
+/// Conform and get the whole lifecycle, with nothing to declare:
 ///
 /// ```swift
 /// final actor HomeInteractor: Interactable {
-///     nonisolated let lifecycle = InteractorLifecycle()
 ///     func didBecomeActive() async {
 ///         task { for await user in await self.users.subscribe() { await self.show(user) } }
 ///     }
@@ -16,7 +15,10 @@
 /// with ``task(priority:_:)`` is bound to the active scope and cancelled on
 /// deactivation — there is nothing to dispose by hand.
 public protocol Interactable: Actor {
-    /// The lifecycle state behind the default implementations.
+    /// The lifecycle state behind the default implementations. napkin keeps
+    /// one for every interactor (see the extension's ``lifecycle``);
+    /// declaring `nonisolated let lifecycle = InteractorLifecycle()`, as
+    /// napkin for iOS does, stores it in the interactor instead.
     nonisolated var lifecycle: InteractorLifecycle { get }
 
     /// Called once per activation, after the interactor became active.
@@ -30,6 +32,12 @@ public protocol Interactable: Actor {
 }
 
 extension Interactable {
+    /// The lifecycle napkin keeps for this interactor, made on first use and
+    /// held beside it (never keeping it alive). An interactor released while
+    /// active has its bound work cancelled once napkin notices it gone, soon
+    /// after; a stored `lifecycle` does it at once.
+    public nonisolated var lifecycle: InteractorLifecycle { LifecycleTable.lifecycle(of: self) }
+
     /// Does nothing; override to start work when the napkin is attached.
     public func didBecomeActive() async {}
 

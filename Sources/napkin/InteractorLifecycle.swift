@@ -3,9 +3,10 @@
 /// The state machine behind every interactor: active or not, the tasks bound
 /// to the active scope, and the observers of `isActive`.
 ///
-/// An interactor owns one as `nonisolated let lifecycle = InteractorLifecycle()`;
-/// the ``Interactable`` extension drives it. It closes the holes an
-/// interactor lifecycle easily leaves open:
+/// napkin keeps one for every interactor (``Interactable/lifecycle``), or
+/// an interactor stores its own as `nonisolated let lifecycle =
+/// InteractorLifecycle()`; the ``Interactable`` extension drives it. It
+/// closes the holes an interactor lifecycle easily leaves open:
 ///
 /// - ``Interactable/task(priority:_:)`` on an inactive interactor never runs
 ///   the work; it returns an already-cancelled task.

@@ -13,7 +13,6 @@ struct FormsAndValidationTests {
     final class Scope: Component<any EmptyDependency>, @unchecked Sendable {}
 
     final actor HostInteractor: Interactable {
-        nonisolated let lifecycle = InteractorLifecycle()
     }
 
     final class HostView: WebViewController {

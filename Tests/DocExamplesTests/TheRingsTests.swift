@@ -15,7 +15,6 @@ struct TheRingsTests {
     }
 
     final actor ParentInteractor: Interactable {
-        nonisolated let lifecycle = InteractorLifecycle()
     }
 
     @Test("attached, the gauge shows every reading; detached, it lets go of the thermometer")

@@ -45,7 +45,6 @@ struct RedisPresenceTests {
 
 /// Tracks `key` while active.
 private final actor PresenceProbe: Interactable {
-    nonisolated let lifecycle = InteractorLifecycle()
     private let presence: Presence<String>
     private let key: String
 

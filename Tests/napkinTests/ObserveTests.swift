@@ -3,7 +3,6 @@ import napkin
 
 /// An interactor that follows a broadcaster with `observe`.
 private final actor Follower: Interactable {
-    nonisolated let lifecycle = InteractorLifecycle()
     let source: StateBroadcaster<Int>
     let seen = EventLog()
 

@@ -184,6 +184,7 @@ struct WeakActor<T: Actor> {
 
 /// An interactor that runs `onResign` in its `willResignActive()`.
 final actor ProbeInteractor: Interactable {
+    /// Stored, so that releasing the interactor releases it at once.
     nonisolated let lifecycle = InteractorLifecycle()
     private let onResign: @Sendable () async -> Void
 

@@ -45,7 +45,6 @@ struct ViewingTests {
 
 /// Logs what ``Viewing/isViewed`` is where an interactor's work runs.
 final actor ViewingProbe: Interactable {
-    nonisolated let lifecycle = InteractorLifecycle()
     private let name: String
     private let log: EventLog
     private let updates: StateBroadcaster<Int>

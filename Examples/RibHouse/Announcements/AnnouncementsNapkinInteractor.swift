@@ -8,7 +8,6 @@ protocol AnnouncementsNapkinListener: AnyObject, Sendable {
 /// Headless: no view, only a subscription. The app-wide `EventBroadcaster`
 /// does not replay, so a session only hears what is said while it is open.
 final actor AnnouncementsNapkinInteractor: Interactable {
-    nonisolated let lifecycle = InteractorLifecycle()
     private let announcements: EventBroadcaster<Announcement>
     private let listener: any AnnouncementsNapkinListener
 

@@ -14,7 +14,6 @@ final actor LaunchNapkinInteractor:
     LoggedInNapkinListener,
     AnnouncementsNapkinListener
 {
-    nonisolated let lifecycle = InteractorLifecycle()
     nonisolated let presenter: LaunchNapkinPresenter
 
     /// How long a toast stays on the page.

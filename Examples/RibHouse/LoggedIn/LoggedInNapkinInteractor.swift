@@ -12,7 +12,6 @@ protocol LoggedInNapkinListener: AnyObject, Sendable {
 /// The header's pit line is a shared fragment, the same for every guest,
 /// so no interactor of a session follows it.
 final actor LoggedInNapkinInteractor: PresentableInteractable {
-    nonisolated let lifecycle = InteractorLifecycle()
     nonisolated let presenter: LoggedInNapkinPresenter
     private let listener: any LoggedInNapkinListener
     private let user: User

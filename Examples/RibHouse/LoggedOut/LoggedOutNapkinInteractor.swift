@@ -10,7 +10,6 @@ protocol LoggedOutNapkinListener: AnyObject, Sendable {
 /// Passes the name up; a refused name becomes the form's message. It never
 /// routes: once the guest is signed in, the Launch napkin replaces it.
 final actor LoggedOutNapkinInteractor: Interactable {
-    nonisolated let lifecycle = InteractorLifecycle()
     private let listener: any LoggedOutNapkinListener
 
     init(listener: any LoggedOutNapkinListener) {

@@ -3,7 +3,6 @@ import napkin
 /// Follows the pit while the board is open: a second, independent
 /// subscription to the same app-wide state the header follows.
 final actor PitBoardNapkinInteractor: PresentableInteractable {
-    nonisolated let lifecycle = InteractorLifecycle()
     nonisolated let presenter: PitBoardNapkinPresenter
     private let pitService: PitService
 

@@ -13,7 +13,6 @@ final class DashboardRootBuilder: Builder<DashboardComponent>, @unchecked Sendab
 
 /// The root's interactor: the pages do the work, so it has none.
 final actor DashboardRootInteractor: Interactable {
-    nonisolated let lifecycle = InteractorLifecycle()
 }
 
 /// Attaches the overview at the dashboard's path and a session's inspector

@@ -4,7 +4,6 @@ import napkin
 /// every interval and presents them. Both pages (the overview, a session's
 /// tree) are this napkin with another reading and another view.
 final actor ReadingInteractor<Reading: Equatable & Encodable & Sendable>: PresentableInteractable {
-    nonisolated let lifecycle = InteractorLifecycle()
     nonisolated let presenter: ReadingPresenter<Reading>
     private let read: @MainActor @Sendable () async -> Reading
     private let interval: Duration

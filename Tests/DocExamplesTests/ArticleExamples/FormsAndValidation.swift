@@ -40,7 +40,6 @@ final class OrderView: WebViewController { // wrapper
 } // wrapper
 
 final actor OrderInteractor: PresentableInteractable { // wrapper
-    nonisolated let lifecycle = InteractorLifecycle() // wrapper
     nonisolated let presenter: OrderPresenter // wrapper
     init(presenter: OrderPresenter) { self.presenter = presenter } // wrapper
 

@@ -9,7 +9,6 @@ final class AppComponent: Component<any EmptyDependency>, CounterNapkinDependenc
 
 /// The root napkin's logic: nothing yet.
 final actor HomeInteractor: Interactable {
-    nonisolated let lifecycle = InteractorLifecycle()
 }
 
 /// The page: a heading, and whatever napkin is shown in the "counter" slot.

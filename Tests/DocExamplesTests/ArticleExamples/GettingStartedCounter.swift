@@ -24,7 +24,6 @@ import napkin
 
 /// Counter's logic, off the main actor: it counts, and presents the count.
 final actor CounterNapkinInteractor: PresentableInteractable {
-    nonisolated let lifecycle = InteractorLifecycle()
     nonisolated let presenter: CounterNapkinPresenter
     private var count = 0
 

@@ -27,7 +27,6 @@ import napkin
 
 /// Follows the thermometer while the gauge is attached.
 final actor GaugeInteractor: PresentableInteractable {
-    nonisolated let lifecycle = InteractorLifecycle()
     nonisolated let presenter: GaugePresenter
     private let thermometer: Thermometer
 

@@ -15,7 +15,6 @@ await diners.start()
     } // wrapper
 
     final actor SignedInInteractor: Interactable { // wrapper
-        nonisolated let lifecycle = InteractorLifecycle() // wrapper
         let diners: Presence<Diner> // wrapper
         let user: User // wrapper
         init(diners: Presence<Diner>, user: User) { // wrapper

@@ -79,7 +79,6 @@ struct Seat: Codable, Sendable, Equatable {
 
 /// A napkin that tracks its diner while active.
 final actor Diner: Interactable {
-    nonisolated let lifecycle = InteractorLifecycle()
     private let presence: Presence<Seat>
     private let name: String
     private let seat: Seat

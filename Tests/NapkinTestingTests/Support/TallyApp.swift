@@ -15,7 +15,6 @@ final class TallyApp {
     final class Scope: Component<any EmptyDependency>, @unchecked Sendable {}
 
     final actor TallyInteractor: Interactable {
-        nonisolated let lifecycle = InteractorLifecycle()
     }
 
     @Observable

@@ -18,7 +18,6 @@ struct DetailBuilder {
 }
 
 final actor DetailInteractor: PresentableInteractable {
-    nonisolated let lifecycle = InteractorLifecycle()
     nonisolated let presenter: DetailPresenter
     private let counter: CounterService
     private let probe: Probe

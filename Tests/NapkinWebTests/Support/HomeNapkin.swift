@@ -35,7 +35,6 @@ protocol HomePresentableListener: AnyObject, Sendable {
 }
 
 final actor HomeInteractor: PresentableInteractable, HomePresentableListener {
-    nonisolated let lifecycle = InteractorLifecycle()
     nonisolated let presenter: HomePresenter
     private let counter: CounterService
     private let probe: Probe

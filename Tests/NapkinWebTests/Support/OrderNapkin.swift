@@ -52,7 +52,6 @@ protocol OrderPresentableListener: AnyObject, Sendable {
 }
 
 final actor OrderInteractor: PresentableInteractable, OrderPresentableListener {
-    nonisolated let lifecycle = InteractorLifecycle()
     nonisolated let presenter: OrderPresenter
     static let dishes = ["ribs", "brisket"]
 

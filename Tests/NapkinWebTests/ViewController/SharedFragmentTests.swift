@@ -38,7 +38,6 @@ struct SharedFragmentTests {
     @MainActor final class Counter { var count = 0 }
 
     final actor Root: Interactable {
-        nonisolated let lifecycle = InteractorLifecycle()
     }
 
     /// Claims `/` and `/plain`; the view shows the line at `/` only.

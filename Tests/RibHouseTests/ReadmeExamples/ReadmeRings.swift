@@ -19,7 +19,6 @@ enum ReadmeRings { // wrapper
 
     /// Each gauge follows the thermometer while it is attached.
     final actor GaugeInteractor: PresentableInteractable {
-        nonisolated let lifecycle = InteractorLifecycle()
         nonisolated let presenter: GaugePresenter
         private let thermometer: Thermometer
 

@@ -8,7 +8,6 @@ enum ReadmeWebModel { // wrapper
     final class AppComponent: Component<any EmptyDependency>, @unchecked Sendable {}
 
     final actor CounterInteractor: PresentableInteractable {
-        nonisolated let lifecycle = InteractorLifecycle()
         nonisolated let presenter: CounterPresenter
         private var count = 0
         init(presenter: CounterPresenter) { self.presenter = presenter }

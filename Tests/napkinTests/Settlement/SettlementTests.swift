@@ -132,7 +132,6 @@ private actor Ledger {
 
 /// An interactor that follows the service with `task { for await … }`.
 private final actor GuestInteractor: Interactable {
-    nonisolated let lifecycle = InteractorLifecycle()
     private let service: PlainGuestService
     private let presenter: GuestPresenter
     private let ledger = Ledger()

@@ -3,7 +3,6 @@ import napkin
 /// A napkin for tree tests: it logs its lifecycle and binds one long-lived
 /// task per activation that waits on a broadcaster until cancelled.
 final actor TestInteractor: PresentableInteractable {
-    nonisolated let lifecycle = InteractorLifecycle()
     nonisolated let presenter: TestPresenter
     nonisolated let name: String
     private let log: EventLog
