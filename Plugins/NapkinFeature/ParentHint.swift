@@ -88,7 +88,7 @@ struct ParentHint {
             steps.append("""
                 The router attaches \(child.name) and shows it in a slot: in didLoad() to show it always, or in
                 navigate(to:) for a page (WebRouting), and detaches it where it should go away:
-                    await attach(\(builder).build(), in: "\(child.slot)")
+                    await attachIfNeeded(in: "\(child.slot)") { \(builder).build() }
                     await detachChild(in: "\(child.slot)")
                 """)
             steps.append("""

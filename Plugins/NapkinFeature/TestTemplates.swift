@@ -21,8 +21,7 @@ extension Names {
             /// The scope \#(name) is built from: provide its dependency here.
             final class Scope: Component<any EmptyDependency>, \#(prefix)Dependency, @unchecked Sendable {}
 
-            final actor HostInteractor: Interactable {
-            }
+            final actor HostInteractor: Interactable {}
 
             final class HostView: WebViewController {
                 override func body() -> HTML { slot("\#(slot)") }

@@ -12,8 +12,7 @@ import napkin
 struct FormsAndValidationTests {
     final class Scope: Component<any EmptyDependency>, @unchecked Sendable {}
 
-    final actor HostInteractor: Interactable {
-    }
+    final actor HostInteractor: Interactable {}
 
     final class HostView: WebViewController {
         override func body() -> HTML { slot("order") }

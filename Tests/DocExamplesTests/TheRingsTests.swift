@@ -14,8 +14,7 @@ struct TheRingsTests {
         var thermometer: Thermometer { shared { Thermometer() } }
     }
 
-    final actor ParentInteractor: Interactable {
-    }
+    final actor ParentInteractor: Interactable {}
 
     @Test("attached, the gauge shows every reading; detached, it lets go of the thermometer")
     func followsTheThermometer() async throws {

@@ -7,9 +7,7 @@ import napkin
 @Suite("Child slots", .timeLimit(.minutes(1)))
 @MainActor
 struct ChildSlotTests {
-    final actor SlotInteractor: Interactable {
-        nonisolated let lifecycle = InteractorLifecycle()
-    }
+    final actor SlotInteractor: Interactable {}
 
     final class SlotView: WebViewController {
         let label: String
@@ -93,5 +91,31 @@ struct ChildSlotTests {
         let other = PageChild(interactor: SlotInteractor(), viewController: SlotView("other"))
         #expect(await parent.attach(other, in: "main", navigatingTo: WebPath("/nowhere")) == false)
         #expect(await parent.attach(leaf("plain"), in: "main", navigatingTo: WebPath("/nowhere")))
+    }
+
+    @Test("attachIfNeeded builds only when the slot shows no child of the type it builds")
+    func attachIfNeeded() async {
+        let parent = leaf("parent")
+        var builds = 0
+        let first = await parent.attachIfNeeded(in: "main") { () -> ViewableRouter<SlotInteractor, SlotView> in
+            builds += 1
+            return leaf("first")
+        }
+        #expect(first && builds == 1)
+        let shown = parent.child(in: "main")
+        #expect(await parent.attachIfNeeded(in: "main") { () -> ViewableRouter<SlotInteractor, SlotView> in
+            builds += 1
+            return leaf("second")
+        })
+        #expect(builds == 1, "a child of the type is shown: nothing is built")
+        #expect(parent.child(in: "main") === shown)
+
+        // Another router type takes the slot, navigated like attach(_:in:navigatingTo:).
+        let claimed = await parent.attachIfNeeded(in: "main", navigatingTo: WebPath("/known")) {
+            PageChild(interactor: SlotInteractor(), viewController: SlotView("page"))
+        }
+        #expect(claimed)
+        #expect(parent.child(in: "main") is PageChild)
+        #expect(shown?.interactable.isActive == false)
     }
 }

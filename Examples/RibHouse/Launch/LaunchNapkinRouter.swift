@@ -40,12 +40,10 @@ final class LaunchNapkinRouter: LaunchRouter<LaunchNapkinInteractor, LaunchNapki
     }
 
     func routeToLoggedOut() async {
-        guard !(child(in: "content")?.interactable is LoggedOutNapkinInteractor) else { return }
-        await attach(loggedOutBuilder.build(listener: interactor), in: "content")
+        await attachIfNeeded(in: "content") { loggedOutBuilder.build(listener: interactor) }
     }
 
     func routeToLoggedIn(user: User) async {
-        guard !(child(in: "content") is LoggedInNapkinRouter) else { return }
-        await attach(loggedInBuilder.build(listener: interactor, user: user), in: "content", navigatingTo: path)
+        await attachIfNeeded(in: "content", navigatingTo: path) { loggedInBuilder.build(listener: interactor, user: user) }
     }
 }

@@ -16,7 +16,7 @@ final class LoggedInNapkinRouter: ViewableRouter<LoggedInNapkinInteractor, Logge
         case .menu:
             await detachChild(in: "pitboard")
         case .pitBoard:
-            if child(in: "pitboard") == nil { await attach(pitBoardBuilder.build(), in: "pitboard") }
+            await attachIfNeeded(in: "pitboard") { pitBoardBuilder.build() }
         case nil:
             return false
         }

@@ -12,8 +12,7 @@ final class DashboardRootBuilder: Builder<DashboardComponent>, @unchecked Sendab
 }
 
 /// The root's interactor: the pages do the work, so it has none.
-final actor DashboardRootInteractor: Interactable {
-}
+final actor DashboardRootInteractor: Interactable {}
 
 /// Attaches the overview at the dashboard's path and a session's inspector
 /// at `sessions/<handle>` under it; any other path is not the dashboard's.

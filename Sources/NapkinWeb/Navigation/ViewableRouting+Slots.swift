@@ -9,7 +9,7 @@ import napkin
 /// func navigate(to path: WebPath) async -> Bool {
 ///     switch path.first {
 ///     case nil: await detachChild(in: "board"); return true
-///     case "pit": if child(in: "board") == nil { await attach(pitBoardBuilder.build(), in: "board") }; return true
+///     case "pit": await attachIfNeeded(in: "board") { pitBoardBuilder.build() }; return true
 ///     default: return false
 ///     }
 /// }
@@ -40,6 +40,19 @@ extension ViewableRouting {
         }
         webView.show(child.viewControllable, in: slot)
         return claimed
+    }
+
+    /// Attaches the child `build` makes in the slot `slot` unless the slot
+    /// already shows a child of that router type, which is left as it is:
+    /// `build` runs only when a child is attached. Otherwise as
+    /// ``attach(_:in:navigatingTo:)``, whose answer it gives (`true` for a
+    /// child already shown).
+    @discardableResult
+    public func attachIfNeeded<Child: ViewableRouting>(
+        in slot: String, navigatingTo path: WebPath? = nil, _ build: () async -> Child
+    ) async -> Bool {
+        if child(in: slot) is Child { return true }
+        return await attach(build(), in: slot, navigatingTo: path)
     }
 
     /// Empties the slot `slot` and detaches the napkin that was shown there.

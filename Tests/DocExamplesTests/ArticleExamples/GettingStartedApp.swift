@@ -8,8 +8,7 @@ import napkin
 final class AppComponent: Component<any EmptyDependency>, CounterNapkinDependency, @unchecked Sendable {}
 
 /// The root napkin's logic: nothing yet.
-final actor HomeInteractor: Interactable {
-}
+final actor HomeInteractor: Interactable {}
 
 /// The page: a heading, and whatever napkin is shown in the "counter" slot.
 final class HomeView: WebViewController {

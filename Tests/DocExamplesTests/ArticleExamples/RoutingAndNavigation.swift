@@ -14,7 +14,6 @@ enum RoutingExample { // wrapper
     } // wrapper
 
     final actor BoardInteractor: Interactable { // wrapper
-        nonisolated let lifecycle = InteractorLifecycle() // wrapper
     } // wrapper
 
     final class BoardViewController: WebViewController { // wrapper
@@ -31,7 +30,6 @@ enum RoutingExample { // wrapper
     final class HomePresenter: Presentable {} // wrapper
 
     final actor HomeInteractor: PresentableInteractable { // wrapper
-        nonisolated let lifecycle = InteractorLifecycle() // wrapper
         nonisolated let presenter: HomePresenter // wrapper
         init(presenter: HomePresenter) { self.presenter = presenter } // wrapper
     } // wrapper
@@ -73,10 +71,8 @@ enum RoutingExample { // wrapper
                 await detachChild(in: "board")
                 return true
             case "board":                    // "/board"
-                // Already there: a reload, a second click on the link.
-                if child(in: "board") == nil {
-                    await attach(boardBuilder.build(), in: "board")
-                }
+                // Already there (a reload, a second click): nothing is built.
+                await attachIfNeeded(in: "board") { boardBuilder.build() }
                 return path.rest.isRoot      // "/board/more": 404
             default:
                 return false                 // 404

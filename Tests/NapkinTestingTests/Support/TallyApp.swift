@@ -14,8 +14,7 @@ final class TallyApp {
 
     final class Scope: Component<any EmptyDependency>, @unchecked Sendable {}
 
-    final actor TallyInteractor: Interactable {
-    }
+    final actor TallyInteractor: Interactable {}
 
     @Observable
     final class TallyView: WebViewController {

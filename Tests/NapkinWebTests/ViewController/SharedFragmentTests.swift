@@ -37,8 +37,7 @@ struct SharedFragmentTests {
 
     @MainActor final class Counter { var count = 0 }
 
-    final actor Root: Interactable {
-    }
+    final actor Root: Interactable {}
 
     /// Claims `/` and `/plain`; the view shows the line at `/` only.
     final class RootRouter: LaunchRouter<Root, RootView>, WebRouting {
