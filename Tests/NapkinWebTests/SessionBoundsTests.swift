@@ -211,7 +211,7 @@ struct SessionStoreEvictionTests {
     private static func session(values: [String: String] = [:], store: SessionStore) -> WebSession {
         let record = SessionRecord(id: SecureToken.make(), csrfToken: SecureToken.make(), values: values)
         let values = SessionValues(record: record, store: InMemorySessionRecords(), ttl: .seconds(3600))
-        return WebSession(values: values, scope: 0, now: store.now)
+        return WebSession(values: values, scope: SessionScope(0) { _ in preconditionFailure("these sessions launch no tree") }, now: store.now)
     }
 
     @Test("sessions that came back but hold nothing never push out one that holds values")

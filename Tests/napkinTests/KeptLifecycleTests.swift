@@ -16,7 +16,7 @@ private final actor PlainInteractor: Interactable {
     }
 }
 
-@Suite("A lifecycle napkin keeps for an interactor that declares none")
+@Suite("A lifecycle napkin keeps for an interactor that declares none", .timeLimit(.minutes(1)))
 struct KeptLifecycleTests {
     @Test("the same lifecycle is found on every use, and each interactor has its own")
     func oneLifecyclePerInteractor() async {

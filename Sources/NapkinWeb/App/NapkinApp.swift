@@ -29,10 +29,9 @@ public final class NapkinApp {
     /// How the app serves its sessions.
     public nonisolated let configuration: NapkinConfiguration
 
-    /// Builds a session's scope (its session component) on its values.
-    let makeScope: @MainActor (SessionValues) -> any Sendable
-    /// Builds a tab's tree from its session's scope.
-    let launchTree: @MainActor (any Sendable) async -> any LaunchRouting
+    /// Builds a session's scope (its session component, and how its tabs'
+    /// trees are launched) on its values.
+    let makeScope: @MainActor (SessionValues) -> SessionScope
     let store: SessionStore
     /// The bytes every event stream of the app may queue between them.
     nonisolated let streamBytes: ByteBudget
@@ -64,13 +63,7 @@ public final class NapkinApp {
         root: @escaping @MainActor (SessionComponent) async -> any LaunchRouting
     ) {
         self.configuration = configuration
-        makeScope = { values in session(component, values) }
-        launchTree = { scope in
-            guard let scope = scope as? SessionComponent else {
-                preconditionFailure("a session scope of type \(type(of: scope)), not \(SessionComponent.self)")
-            }
-            return await root(scope)
-        }
+        makeScope = { values in SessionScope(session(component, values), root: root) }
         store = SessionStore(
             idleTimeout: configuration.sessionIdleTimeout, newIdleTimeout: configuration.newSessionIdleTimeout,
             capacity: configuration.maxSessions, maxTabs: configuration.maxTabs)
@@ -393,7 +386,7 @@ public final class NapkinApp {
         tab.beginFirstNavigation()
         defer { tab.endNavigation() }
         await terminate(released, of: session)
-        let router = await launchTree(session.scope)
+        let router = await session.scope.launch()
         tab.router = router
         // Settled like an event, so what the root starts while launching
         // (a gate routing from a replayed stream) is on the first page.

@@ -40,7 +40,7 @@ public final class WebSession: RecencyLinked {
     public private(set) var tabs: [WebTab] = []
 
     /// The app's session scope (its session component), shared by every tab.
-    let scope: any Sendable
+    let scope: SessionScope
     var lastSeen: ContinuousClock.Instant
     /// When the record's expiry was last extended (never, for a new session).
     var recordTouched: ContinuousClock.Instant?
@@ -67,7 +67,7 @@ public final class WebSession: RecencyLinked {
     var metrics: AppMetrics?
 
     init(
-        values: SessionValues, scope: any Sendable, now: ContinuousClock.Instant, maxStreams: Int = 8,
+        values: SessionValues, scope: SessionScope, now: ContinuousClock.Instant, maxStreams: Int = 8,
         streamBytes: (limit: Int, budget: ByteBudget?) = (.max, nil)
     ) {
         self.streamBytes = streamBytes
