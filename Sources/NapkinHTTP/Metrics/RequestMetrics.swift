@@ -36,9 +36,11 @@ final class RequestMetrics: Sendable {
                 labels: ["route": route])
         }
 
-        func record(status: Int, since start: ContinuousClock.Instant) {
+        /// Counts a request answered with `status` that began at `start`
+        /// (``MonotonicNanoseconds``).
+        func record(status: Int, since start: UInt64) {
             byClass[min(max(status / 100, 1), 5) - 1].increment()
-            latency.record(ContinuousClock.now - start)
+            latency.record(Double(MonotonicNanoseconds.now() &- start) * 1e-9)
         }
     }
 

@@ -57,7 +57,7 @@ public struct AccessLog: Middleware {
     /// error, with the status it becomes: an ``HTTPError``'s own, else
     /// `500`) is known, whatever kind of answer it is.
     public func answer(_ request: Request, next: @escaping NextResponder) -> Answer {
-        let start = ContinuousClock.now
+        let start = MonotonicNanoseconds.now()
         var request = request
         if let requestIDs {
             let id = requestIDs.id(for: request)
@@ -83,9 +83,8 @@ public struct AccessLog: Middleware {
     }
 
     /// `bytes` nil (a streamed body, or none known) is logged as `-`.
-    private func log(_ request: Request, status: Int, bytes: Int?, start: ContinuousClock.Instant) {
-        let (seconds, attoseconds) = (ContinuousClock.now - start).components
-        let micros = Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000)
+    private func log(_ request: Request, status: Int, bytes: Int?, start: UInt64) {
+        let micros = Int((MonotonicNanoseconds.now() &- start) / 1000)
         if format == .json {
             let line = AccessLog.jsonLine(request, status: status, bytes: bytes, micros: micros)
             if let writer { writer.write(line) } else { sink?(line) }

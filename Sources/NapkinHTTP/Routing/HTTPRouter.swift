@@ -206,7 +206,7 @@ public struct HTTPRouter: HTTPResponder {
     private static func measuring(_ inner: @escaping NextResponder, metrics: RequestMetrics, routes: [Route]) -> NextResponder {
         let series = routes.map { RequestMetrics.Series(route: $0.label, registry: metrics.registry) }
         return { request in
-            let start = ContinuousClock.now
+            let start = MonotonicNanoseconds.now()
             RouteChoice.choose(RouteChoice.middleware)
             let answer = inner(request)
             let chosen = metrics.series(RouteChoice.chosen, routes: series)
