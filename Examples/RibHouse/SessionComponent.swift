@@ -1,17 +1,9 @@
 import NapkinWeb
 import napkin
 
-/// What the session scope needs from the app: the app-wide services.
-protocol SessionDependency: Dependency {
-    var pitService: PitService { get }
-    @MainActor var pitLine: SharedFragment<PitState> { get }
-    @MainActor var specialsBoard: SharedFragment<[Special]> { get }
-    var announcements: EventBroadcaster<Announcement> { get }
-    var sharedAnnouncements: SharedEvents<Announcement> { get }
-    var photos: PhotoStore { get }
-    var diners: Presence<Diner> { get }
-    @MainActor var inTheHouse: SharedFragment<[String: Diner]> { get }
-}
+/// What the session scope needs from the app: what the napkins of its tabs
+/// need, each declared once by the napkin that uses it.
+protocol SessionDependency: LoggedOutNapkinDependency, LoggedInNapkinDependency, AnnouncementsNapkinDependency {}
 
 /// One browser session's scope, shared by all its tabs. napkin builds it
 /// once per session. Its `authService` is `shared`, so every tab of a

@@ -19,10 +19,10 @@ final class LaunchNapkinRouter: LaunchRouter<LaunchNapkinInteractor, LaunchNapki
     private let announcementsBuilder: AnnouncementsNapkinBuilder
     private var path = WebPath.root
 
-    init(interactor: LaunchNapkinInteractor, viewController: LaunchNapkinViewController, component: LaunchNapkinComponent) {
-        loggedOutBuilder = LoggedOutNapkinBuilder(dependency: component)
-        loggedInBuilder = LoggedInNapkinBuilder(dependency: component)
-        announcementsBuilder = AnnouncementsNapkinBuilder(dependency: component)
+    init(interactor: LaunchNapkinInteractor, viewController: LaunchNapkinViewController, dependency: any LaunchNapkinDependency) {
+        loggedOutBuilder = LoggedOutNapkinBuilder(dependency: dependency)
+        loggedInBuilder = LoggedInNapkinBuilder(dependency: dependency)
+        announcementsBuilder = AnnouncementsNapkinBuilder(dependency: dependency)
         super.init(interactor: interactor, viewController: viewController)
     }
 

@@ -4,29 +4,20 @@ import napkin
 /// What LoggedIn needs: the shared pit line, specials board and diners it
 /// shows, the presence it tracks its guest in, the announcements its guest
 /// may make, and what its child needs.
-protocol LoggedInNapkinDependency: Dependency {
+protocol LoggedInNapkinDependency: PitBoardNapkinDependency {
     var sharedAnnouncements: SharedEvents<Announcement> { get }
     var photos: PhotoStore { get }
     @MainActor var pitLine: SharedFragment<PitState> { get }
     @MainActor var specialsBoard: SharedFragment<[Special]> { get }
     @MainActor var inTheHouse: SharedFragment<[String: Diner]> { get }
     var diners: Presence<Diner> { get }
-    var pitService: PitService { get }
 }
 
 /// LoggedIn's scope: it passes the app's pit on to the Pit Board.
-final class LoggedInNapkinComponent: Component<any LoggedInNapkinDependency>, PitBoardNapkinDependency, @unchecked Sendable {
-    // Safe to share: no stored state of its own.
-    var pitService: PitService { dependency.pitService }
-}
-
-/// Builds the signed-in screen for one `user`. A new login builds a new
-/// napkin, so nothing of the previous guest survives.
 final class LoggedInNapkinBuilder: Builder<any LoggedInNapkinDependency>, @unchecked Sendable {
     // Safe to share: no state besides the immutable dependency.
     @MainActor
     func build(listener: any LoggedInNapkinListener, user: User) -> LoggedInNapkinRouter {
-        let component = LoggedInNapkinComponent(dependency: dependency)
         let presenter = LoggedInNapkinPresenter(user: user)
         let interactor = LoggedInNapkinInteractor(presenter: presenter, listener: listener, user: user, diners: dependency.diners,
             announcing: Announcing(announcements: dependency.sharedAnnouncements, photos: dependency.photos))
@@ -35,6 +26,6 @@ final class LoggedInNapkinBuilder: Builder<any LoggedInNapkinDependency>, @unche
             viewController: LoggedInNapkinViewController(
                 presenter: presenter, pitLine: dependency.pitLine, specialsBoard: dependency.specialsBoard,
                 inTheHouse: dependency.inTheHouse, listener: interactor),
-            pitBoardBuilder: PitBoardNapkinBuilder(dependency: component))
+            pitBoardBuilder: PitBoardNapkinBuilder(dependency: dependency))
     }
 }
