@@ -13,10 +13,10 @@ import Glibc
 /// patches are still being made. Offered inside ``coalescing(_:)``, the
 /// connections are resumed one after another when the burst ends, and only
 /// then is each loop woken, once: it finds them all resumed on its first turn.
-public enum StreamWakeups {
+package enum StreamWakeups {
     /// Runs `body`; the connections it wakes on this thread are resumed when
     /// it returns (nested calls resume with the outermost).
-    public static func coalescing<T>(_ body: () throws -> T) rethrows -> T {
+    package static func coalescing<T>(_ body: () throws -> T) rethrows -> T {
         if pthread_getspecific(key) != nil { return try body() }
         let batch = Batch()
         let pointer = Unmanaged.passRetained(batch).toOpaque()

@@ -21,8 +21,8 @@ enum PatchFlusher {
         pending.removeAll()
         // The apps whose streams were offered patches (almost always one).
         var patched: [AppMetrics] = []
-        // The tabs' streams are woken together once every patch is made.
-        StreamWakeups.coalescing {
+        // One burst: the tabs' streams are woken once every patch is made.
+        EventBurst.offering {
             for tab in tabs where tab.flush() {
                 if let metrics = tab.session?.metrics, !patched.contains(where: { $0 === metrics }) { patched.append(metrics) }
             }

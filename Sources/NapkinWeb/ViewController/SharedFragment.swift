@@ -95,7 +95,7 @@ public final class SharedFragment<Value: Sendable>: SharedFragmentViewers {
         // The app of the first tab offered the patch: a shared fragment is one app's.
         var metrics: AppMetrics?
         // Every patch is offered before any stream is woken.
-        StreamWakeups.coalescing {
+        EventBurst.offering {
             for (key, viewer) in viewers {
                 // A view forgets what it no longer shows; one released
                 // without leaving the page is dropped here.
