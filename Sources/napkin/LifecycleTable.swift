@@ -4,11 +4,12 @@
 /// ``Interactable/lifecycle``): each found by its interactor's identity and
 /// held beside it, weakly, so the table never keeps an interactor alive.
 ///
-/// A lifecycle outlives its interactor only until the table notices: when
-/// the address is reused, or when a shard that has doubled since its last
-/// sweep drops every entry whose interactor is gone. Its deinit then cancels
-/// whatever work was still bound. Sixteen shards keep interactors on many
-/// threads from meeting on one lock.
+/// A lifecycle goes with the router that owns its interactor (``forget(_:)``),
+/// or, for an interactor no router owns, once the table notices the
+/// interactor gone: when its address is reused, or when a shard that has
+/// doubled since its last sweep drops every entry whose interactor is gone.
+/// Its deinit then cancels whatever work was still bound. Sixteen shards
+/// keep interactors on many threads from meeting on one lock.
 enum LifecycleTable {
     private struct Entry {
         weak var owner: AnyObject?
@@ -20,6 +21,16 @@ enum LifecycleTable {
         /// The number of entries after the last sweep: the next sweep
         /// comes when the shard has doubled since.
         var swept = 0
+
+        /// A dictionary keeps the room it once needed: after a crowd of
+        /// trees has gone, the shard moves into one its size.
+        mutating func shrinkIfSparse() {
+            guard entries.capacity > 256, entries.count * 4 < entries.capacity else { return }
+            var smaller = [ObjectIdentifier: Entry](minimumCapacity: entries.count * 2)
+            for (key, entry) in entries { smaller[key] = entry }
+            entries = smaller
+            swept = min(swept, entries.count)
+        }
     }
 
     private static let shards = (0..<16).map { _ in Locked(Shard()) }
@@ -43,12 +54,29 @@ enum LifecycleTable {
                     shard.entries[key] = nil
                 }
                 shard.swept = shard.entries.count
+                shard.shrinkIfSparse()
             }
             return lifecycle
         }
         // Released outside the lock: a lifecycle's deinit ends its work.
         gone.removeAll()
         return lifecycle
+    }
+
+    /// Lets go of the lifecycle kept for `owner`, if napkin keeps one: the
+    /// router that owns `owner` is going. Should `owner` be used after, it
+    /// gets a new, inactive lifecycle.
+    static func forget(_ owner: AnyObject) {
+        let id = ObjectIdentifier(owner)
+        let shard = shards[id.hashValue & (shards.count - 1)]
+        // The entry is handed out of the lock and released there: a
+        // lifecycle's deinit ends its work.
+        _ = shard.withLock { shard -> Entry? in
+            guard let entry = shard.entries[id], entry.owner === owner else { return nil }
+            shard.entries[id] = nil
+            shard.shrinkIfSparse()
+            return entry
+        }
     }
 
     /// Entries held now, live or not yet swept (for tests).

@@ -74,6 +74,13 @@ open class Router<InteractorType: Interactable>: Routing {
         self.interactor = interactor
     }
 
+    /// The lifecycle napkin kept for the interactor (one that declares
+    /// none) ends with the router that owns it, so a tree's lifecycles go
+    /// when the tree goes; work still bound to one is cancelled.
+    deinit {
+        LifecycleTable.forget(interactor)
+    }
+
     /// The interactor, as any ``Interactable``.
     public final var interactable: any Interactable { interactor }
 

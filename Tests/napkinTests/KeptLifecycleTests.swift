@@ -68,4 +68,18 @@ struct KeptLifecycleTests {
         #expect(LifecycleTable.count < 5_000)
         #expect(work?.isCancelled == true)
     }
+
+    @Test("a router's release lets go of its interactor's lifecycle, cancelling what was bound")
+    @MainActor
+    func routerReleaseEndsTheLifecycle() async {
+        let interactor = PlainInteractor()
+        let (_, report) = AsyncStream.makeStream(of: Void.self)
+        var router: Router<PlainInteractor>? = Router(interactor: interactor)
+        await router?.interactor.activate()
+        let work = await interactor.bindParkedWork(reporting: report)
+        #expect(interactor.isActive)
+        router = nil
+        #expect(work.isCancelled)
+        #expect(!interactor.isActive, "used after its router, the interactor has a new, inactive lifecycle")
+    }
 }
