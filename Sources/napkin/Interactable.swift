@@ -33,9 +33,10 @@ public protocol Interactable: Actor {
 
 extension Interactable {
     /// The lifecycle napkin keeps for this interactor, made on first use and
-    /// held beside it (never keeping it alive). An interactor released while
-    /// active has its bound work cancelled once napkin notices it gone, soon
-    /// after; a stored `lifecycle` does it at once.
+    /// held beside it (never keeping it alive) until the router that owns
+    /// the interactor goes, which cancels work still bound. An interactor no
+    /// router owns keeps it until napkin notices the interactor gone, soon
+    /// after; a stored `lifecycle` goes with the interactor at once.
     public nonisolated var lifecycle: InteractorLifecycle { LifecycleTable.lifecycle(of: self) }
 
     /// Does nothing; override to start work when the napkin is attached.

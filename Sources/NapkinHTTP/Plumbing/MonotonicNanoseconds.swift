@@ -5,9 +5,9 @@ import Darwin
 #endif
 
 /// The monotonic clock read as whole nanoseconds: what the access log and
-/// request metrics time every request with. A `ContinuousClock` instant is 128-bit
-/// attoseconds, and a `Duration`'s `components` divide them, which costs
-/// more than the read; an integer subtraction costs nothing.
+/// request metrics time every request with. A `ContinuousClock` instant is
+/// 128-bit attoseconds, and a `Duration`'s `components` divide them, which
+/// costs more than the read; an integer subtraction costs nothing.
 enum MonotonicNanoseconds {
     /// Now, in nanoseconds since an unspecified start.
     static func now() -> UInt64 {
