@@ -7,6 +7,8 @@ protocol LaunchNapkinDependency: SessionDependency {
     var authService: any AuthService { get }
 }
 
+/// Builds the root of one tab's tree. napkin calls it once per new tab,
+/// with the session's scope.
 final class LaunchNapkinBuilder: Builder<any LaunchNapkinDependency>, @unchecked Sendable {
     // Safe to share: no state besides the immutable dependency.
     @MainActor

@@ -14,6 +14,8 @@ protocol LoggedInNapkinDependency: PitBoardNapkinDependency {
 }
 
 /// LoggedIn's scope: it passes the app's pit on to the Pit Board.
+/// Builds the signed-in screen for one `user`. A new login builds a new
+/// napkin, so nothing of the previous guest survives.
 final class LoggedInNapkinBuilder: Builder<any LoggedInNapkinDependency>, @unchecked Sendable {
     // Safe to share: no state besides the immutable dependency.
     @MainActor
