@@ -13,7 +13,6 @@ protocol LoggedInNapkinDependency: PitBoardNapkinDependency {
     var diners: Presence<Diner> { get }
 }
 
-/// LoggedIn's scope: it passes the app's pit on to the Pit Board.
 /// Builds the signed-in screen for one `user`. A new login builds a new
 /// napkin, so nothing of the previous guest survives.
 final class LoggedInNapkinBuilder: Builder<any LoggedInNapkinDependency>, @unchecked Sendable {
