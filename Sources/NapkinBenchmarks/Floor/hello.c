@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <signal.h>
 
 static const char *file_path;
 static char *file_bytes;
@@ -48,8 +47,6 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 }
 
 int main(int argc, char **argv) {
-    struct MHD_Daemon *d;
-    const union MHD_DaemonInfo *info;
     if (argc < 4) { fprintf(stderr, "usage: hello threads memory-limit file\n"); return 2; }
     file_path = argv[3];
     FILE *file = fopen(file_path, "rb");
@@ -60,20 +57,11 @@ int main(int argc, char **argv) {
     file_bytes = malloc(file_size ? file_size : 1);
     if (fread(file_bytes, 1, file_size, file) != file_size) { fprintf(stderr, "cannot read %s\n", file_path); return 1; }
     fclose(file);
-    signal(SIGPIPE, SIG_IGN);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGINT, SIG_DFL);
     struct MHD_OptionItem options[] = {
         {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)atol(argv[2]), NULL},
         {MHD_OPTION_CONNECTION_LIMIT, 4096, NULL},
         {MHD_OPTION_CONNECTION_TIMEOUT, 30, NULL},
         {MHD_OPTION_END, 0, NULL},
     };
-    struct floor_loop *loops = floor_start(atoi(argv[1]), handler, options);
-    d = loops ? loops[0].daemon : NULL;
-    if (d == NULL) { fprintf(stderr, "cannot start\n"); return 1; }
-    info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-    printf("%u\n", (unsigned)info->port);
-    fflush(stdout);
-    for (;;) pause();
+    return floor_serve(atoi(argv[1]), handler, options);
 }

@@ -13,6 +13,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -74,5 +76,20 @@ static struct floor_loop *floor_start(int threads, MHD_AccessHandlerCallback han
         pthread_create(&thread, NULL, floor_run, &loops[i]);
     }
     return loops;
+}
+
+/* A floor's whole life after its arguments: SIGPIPE ignored and SIGTERM and
+   SIGINT at their defaults (however the parent left them), the loops started
+   with `options`, the bound port printed on a line of its own, then serving
+   until killed. Returns 1 only when the loops cannot start. */
+static inline int floor_serve(int threads, MHD_AccessHandlerCallback handler, struct MHD_OptionItem *options) {
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGINT, SIG_DFL);
+    struct floor_loop *loops = floor_start(threads, handler, options);
+    if (loops == NULL || loops[0].daemon == NULL) { fprintf(stderr, "cannot start\n"); return 1; }
+    printf("%u\n", (unsigned)MHD_get_daemon_info(loops[0].daemon, MHD_DAEMON_INFO_BIND_PORT)->port);
+    fflush(stdout);
+    for (;;) pause();
 }
 #endif

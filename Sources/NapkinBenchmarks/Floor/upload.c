@@ -7,7 +7,6 @@
    its body to a new file in <directory>, removed once answered. */
 #include "loops.h"
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,9 +89,6 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
 int main(int argc, char **argv) {
     if (argc < 4) { fprintf(stderr, "usage: upload threads memory-limit directory\n"); return 2; }
     directory = argv[3];
-    signal(SIGPIPE, SIG_IGN);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGINT, SIG_DFL);
     struct MHD_OptionItem options[] = {
         {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)atol(argv[2]), NULL},
         {MHD_OPTION_CONNECTION_LIMIT, 4096, NULL},
@@ -100,11 +96,5 @@ int main(int argc, char **argv) {
         {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, NULL},
         {MHD_OPTION_END, 0, NULL},
     };
-    struct floor_loop *loops = floor_start(atoi(argv[1]), handler, options);
-    struct MHD_Daemon *d = loops ? loops[0].daemon : NULL;
-    if (d == NULL) { fprintf(stderr, "cannot start\n"); return 1; }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-    printf("%u\n", (unsigned)info->port);
-    fflush(stdout);
-    for (;;) pause();
+    return floor_serve(atoi(argv[1]), handler, options);
 }
