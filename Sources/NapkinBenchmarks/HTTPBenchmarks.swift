@@ -110,7 +110,7 @@ enum HTTPBenchmarks {
         warm.standardOutput = warmOut
         try warm.run()
         _ = readLine(warmOut.fileHandleForReading)
-        hub.send(ServerSentEvent(data: "go \(monotonicNanoseconds())"))
+        hub.send(ServerSentEvent(data: "go \(MonotonicNanoseconds.now())"))
         _ = readLine(warmOut.fileHandleForReading)
         warm.waitUntilExit()
         try await Task.sleep(for: .milliseconds(500))
@@ -137,7 +137,7 @@ enum HTTPBenchmarks {
         try await Task.sleep(for: .seconds(idleSeconds))
         let idleCPU = (processCPUSeconds() - cpuStart) / idleSeconds * 100
 
-        hub.send(ServerSentEvent(data: "go \(monotonicNanoseconds())"))
+        hub.send(ServerSentEvent(data: "go \(MonotonicNanoseconds.now())"))
         let latency = readLine(out.fileHandleForReading)?.split(separator: " ").map(String.init) ?? []
         kill(clients.processIdentifier, SIGKILL)
         clients.waitUntilExit()
@@ -258,11 +258,5 @@ enum HTTPBenchmarks {
         guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         let pages = Int(statm.split(separator: " ")[1]) ?? 0
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
-
-    static func monotonicNanoseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 }

@@ -8,9 +8,9 @@ import Darwin
 /// request metrics time every request with. A `ContinuousClock` instant is
 /// 128-bit attoseconds, and a `Duration`'s `components` divide them, which
 /// costs more than the read; an integer subtraction costs nothing.
-enum MonotonicNanoseconds {
+package enum MonotonicNanoseconds {
     /// Now, in nanoseconds since an unspecified start.
-    static func now() -> UInt64 {
+    package static func now() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
