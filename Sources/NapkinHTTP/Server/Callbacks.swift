@@ -93,8 +93,9 @@ enum Callbacks {
         }
         let size = uploadSize?.pointee ?? 0
 
-        // First call: headers only. Refuse an announced oversized body before reading it.
-        let first = context.state.withLock { s -> Bool in
+        // First call: headers only (never with body bytes, so a piece of
+        // body skips this lock). Refuse an announced oversized body before reading it.
+        let first = size == 0 && context.state.withLock { s -> Bool in
             defer { s.started = true }
             return !s.started
         }
@@ -140,14 +141,8 @@ enum Callbacks {
         // bodies still arriving; past either, discard and answer at the end.
         if size > 0, let uploadData {
             let keepGoing = context.state.withLock { s -> Bool in
-                if s.tooLarge || s.overBudget || s.spool?.refusal != nil {
-                    s.discarded += size
-                    return s.discarded <= 16 * core.maxBodySize
-                }
-                if s.spool != nil {
-                    Callbacks.spool(UnsafeRawBufferPointer(start: uploadData, count: size), in: &s, core: core)
-                    return true
-                }
+                if s.tooLarge || s.overBudget { return Callbacks.discard(size, in: &s, core: core) }
+                if s.spool != nil { return Callbacks.spool(UnsafeRawBufferPointer(start: uploadData, count: size), in: &s, core: core) }
                 if s.body.count + size > core.maxBodySize {
                     s.tooLarge = true
                     core.releaseBody(&s)
@@ -300,13 +295,24 @@ enum Callbacks {
         }
     }
 
-    /// Feeds a piece of a multipart body to its spool, and keeps what the
-    /// spool holds in memory (its text fields) within the body budget.
-    private static func spool(_ bytes: UnsafeRawBufferPointer, in s: inout RequestContext.State, core: ServerCore) {
-        guard s.spool?.take(bytes) == true, let held = s.spool?.heldBytes, held > s.reserved else { return }
-        if !core.reserveBody(held - s.reserved, in: &s) {
-            s.spool?.refuse(HTTPError(.serviceUnavailable, "too many uploads in progress"))
+    /// Feeds a piece of a multipart body to its spool (a refused body's
+    /// pieces are discarded), and keeps what the spool holds in memory (its
+    /// text fields) within the body budget; whether to go on reading.
+    private static func spool(_ bytes: UnsafeRawBufferPointer, in s: inout RequestContext.State, core: ServerCore) -> Bool {
+        // Through `!`, so that the spool is changed and read where it lies.
+        guard s.spool!.take(bytes) else { return discard(bytes.count, in: &s, core: core) }
+        let held = s.spool!.heldBytes
+        if held > s.reserved, !core.reserveBody(held - s.reserved, in: &s) {
+            s.spool!.refuse(HTTPError(.serviceUnavailable, "too many uploads in progress"))
         }
+        return true
+    }
+
+    /// Counts a piece of a refused body as read and thrown away; whether to
+    /// go on reading (libmicrohttpd closes the connection once this says no).
+    private static func discard(_ size: Int, in s: inout RequestContext.State, core: ServerCore) -> Bool {
+        s.discarded += size
+        return s.discarded <= 16 * core.maxBodySize
     }
 
     /// The answer to a refused multipart body, on a connection then closed

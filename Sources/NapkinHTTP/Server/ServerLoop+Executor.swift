@@ -17,12 +17,18 @@ extension ServerLoop: TaskExecutor {
             return true
         }
         // A loop that has ended leaves its tasks to the global pool.
-        if queued { wake() } else { globalConcurrentExecutor.enqueue(job) }
+        if queued {
+            jobsQueued.store(true, ordering: .releasing)
+            wake()
+        } else {
+            globalConcurrentExecutor.enqueue(job)
+        }
     }
 
     /// Runs the jobs queued so far (on the loop's thread); those they queue
     /// run on the next turn, which their `wake()` has already asked for.
     func runJobs() {
+        guard jobsQueued.load(ordering: .relaxed), jobsQueued.exchange(false, ordering: .acquiringAndReleasing) else { return }
         let executor = asUnownedTaskExecutor()
         for job in takeJobs(closing: false) { job.runSynchronously(on: executor) }
     }

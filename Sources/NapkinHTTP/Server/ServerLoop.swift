@@ -46,7 +46,12 @@ final class ServerLoop: Sendable, LoopWaking {
     /// Connections the daemon may hold (its share of the server's).
     private let connectionLimit: Int
     private let control = Locked(Control())
+    /// Set once `control` has something for the loop: a turn with nothing
+    /// asked reads this flag instead of taking the lock.
+    private let controlAsked = Atomic<Bool>(false)
     let jobs = Locked(LoopJobs())
+    /// Set once `jobs` has a job: a turn with none reads this flag instead of taking the lock.
+    let jobsQueued = Atomic<Bool>(false)
     /// The server's connections waiting for a head; the loop enforces their deadline.
     private let heads: [HeadDeadlines]
     /// The sockets of the loop's sleeping streamed bodies, watched for their client leaving.
@@ -100,6 +105,7 @@ final class ServerLoop: Sendable, LoopWaking {
             return control.stopped
         }
         if stopped { return -1 }
+        controlAsked.store(true, ordering: .releasing)
         wake()
         return await listener.value()
     }
@@ -112,6 +118,7 @@ final class ServerLoop: Sendable, LoopWaking {
             return control.stopped
         }
         if stopped { return }
+        controlAsked.store(true, ordering: .releasing)
         wake()
         await ended.value()
     }
@@ -143,6 +150,7 @@ final class ServerLoop: Sendable, LoopWaking {
 
     /// Answers quiesce requests; `true` when the loop is to end.
     private func handleRequests(_ daemon: OpaquePointer) -> Bool {
+        guard controlAsked.load(ordering: .relaxed), controlAsked.exchange(false, ordering: .acquiringAndReleasing) else { return false }
         let (quiesce, stop) = control.withLock { control in
             defer {
                 control.quiesce = []

@@ -15,13 +15,20 @@ import Darwin
 /// taken from the server's body budget and from its budget for write
 /// buffers (a few MiB, so many uploads at once cost little memory) while a
 /// file is being written; without room in either, bytes are written as
-/// they come. A piece of body smaller than the largest so far means the
-/// client's bytes ran out for now: what is buffered is written and the
-/// buffer given back, so a stalled upload holds none.
+/// they come. While more than half of a budget is taken, a piece of body
+/// smaller than the largest so far (the client's bytes may have run out for
+/// now) writes what is buffered and gives the buffer back, so that stalled
+/// uploads do not keep the buffers others need. With room to spare the
+/// buffer is kept: libmicrohttpd's reads come short now and then at full
+/// speed too, and handing the buffer back each time costs a write, a free
+/// and an allocation.
 struct UploadSpool: Sendable {
     private enum Part {
         case field(name: String, value: [UInt8])
-        case file(head: MultipartPartHead, descriptor: Int32, path: String, size: Int, leading: [UInt8])
+        /// A file being written to ``file``, its size and first bytes so far
+        /// in ``fileSize`` and ``leading``: a piece of content changes those,
+        /// and reads none of this payload.
+        case file(head: MultipartPartHead, path: String)
         /// A file input left empty: no name, no bytes.
         case skipped
     }
@@ -42,6 +49,12 @@ struct UploadSpool: Sendable {
     /// The largest piece of body taken so far (a full read of the connection).
     private var largestPiece = 0
     private var current: Part?
+    /// The current file's descriptor; -1 when no file is open.
+    private var file: Int32 = -1
+    /// The current file's bytes so far.
+    private var fileSize = 0
+    /// The current file's first bytes, for ``FileType`` to sniff.
+    private var leading: [UInt8] = []
     private(set) var form = MultipartForm()
     /// Every temporary file made, kept or not, to remove at the end.
     private var paths: [String] = []
@@ -78,14 +91,13 @@ struct UploadSpool: Sendable {
         guard received <= limits.maxRequestBytes else {
             return refuse(HTTPError(.payloadTooLarge, "Payload Too Large: the most an upload may bring is \(limits.maxRequestBytes) bytes"))
         }
-        guard var parser else { return false }
-        self.parser = nil
+        guard var parser = parser.take() else { return false }
         defer { self.parser = parser }
         largestPiece = max(largestPiece, bytes.count)
         do {
             try parser.feed(bytes) { event in try self.handle(event) }
-            if bytes.count < largestPiece, case .file(_, let descriptor, _, _, _) = current {
-                try flush(to: descriptor)
+            if bytes.count < largestPiece, holdsBuffer, buffersAreScarce, file >= 0 {
+                try flush(to: file)
                 dropBuffer()
             }
         } catch let error as HTTPError {
@@ -111,7 +123,8 @@ struct UploadSpool: Sendable {
     /// Closes and removes every temporary file this body made, and gives
     /// back what they counted against the disk budget, and its write buffer.
     mutating func removeFiles() {
-        if case .file(_, let descriptor, _, _, _) = current { close(descriptor) }
+        if file >= 0 { close(file) }
+        file = -1
         current = nil
         dropBuffer()
         for path in paths { unlink(path) }
@@ -141,6 +154,19 @@ struct UploadSpool: Sendable {
             } else {
                 current = .field(name: head.name, value: [])
             }
+        case .content(let bytes) where file >= 0:
+            fileSize += bytes.count
+            guard fileSize <= limits.maxFileBytes else {
+                throw HTTPError(.payloadTooLarge, "Payload Too Large: a file may have at most \(limits.maxFileBytes) bytes")
+            }
+            guard disk.reserve(bytes.count) else {
+                throw HTTPError(.serviceUnavailable, "Service Unavailable: too many uploads in progress, try again shortly")
+            }
+            diskReserved += bytes.count
+            if leading.count < FileType.sniffedBytes {
+                leading.append(contentsOf: bytes.prefix(FileType.sniffedBytes - leading.count))
+            }
+            try store(bytes, to: file)
         case .content(let bytes):
             switch current {
             case .field(let name, var value):
@@ -151,38 +177,25 @@ struct UploadSpool: Sendable {
                 current = nil
                 value.append(contentsOf: bytes)
                 current = .field(name: name, value: value)
-            case .file(let head, let descriptor, let path, var size, var leading):
-                size += bytes.count
-                guard size <= limits.maxFileBytes else {
-                    throw HTTPError(.payloadTooLarge, "Payload Too Large: a file may have at most \(limits.maxFileBytes) bytes")
-                }
-                guard disk.reserve(bytes.count) else {
-                    throw HTTPError(.serviceUnavailable, "Service Unavailable: too many uploads in progress, try again shortly")
-                }
-                diskReserved += bytes.count
-                if leading.count < FileType.sniffedBytes {
-                    leading.append(contentsOf: bytes.prefix(FileType.sniffedBytes - leading.count))
-                }
-                try store(bytes, to: descriptor)
-                current = .file(head: head, descriptor: descriptor, path: path, size: size, leading: leading)
             case .skipped:
                 guard bytes.isEmpty else {
                     throw HTTPError(.badRequest, "Malformed multipart body: a file without a name has content")
                 }
-            case nil:
+            case .file, nil:
                 break
             }
         case .end:
             switch current {
             case .field(let name, let value):
                 form.fields.append((name, String(decoding: value, as: UTF8.self)))
-            case .file(let head, let descriptor, let path, let size, let leading):
-                try flush(to: descriptor)
+            case .file(let head, let path):
+                try flush(to: file)
                 dropBuffer()
-                close(descriptor)
-                let file = UploadedFile(
-                    fileName: head.fileName ?? "", declaredType: head.contentType, size: size, path: path, leadingBytes: leading)
-                form.files.append((head.name, file))
+                close(file)
+                file = -1
+                let uploaded = UploadedFile(
+                    fileName: head.fileName ?? "", declaredType: head.contentType, size: fileSize, path: path, leadingBytes: leading)
+                form.files.append((head.name, uploaded))
             case .skipped, nil:
                 break
             }
@@ -200,9 +213,12 @@ struct UploadSpool: Sendable {
             throw HTTPError(.serviceUnavailable, "Service Unavailable: the upload could not be stored")
         }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        file = descriptor
         let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         paths.append(path)
-        return .file(head: head, descriptor: descriptor, path: path, size: 0, leading: [])
+        fileSize = 0
+        leading = []
+        return .file(head: head, path: path)
     }
 
     /// Writes `bytes` to the current file through the write buffer, taking
@@ -235,6 +251,11 @@ struct UploadSpool: Sendable {
         pending = []
         holdsBuffer = false
         for budget in buffers { budget.release(Self.writeBufferBytes) }
+    }
+
+    /// Whether more than half of a budget the write buffers come from is taken.
+    private var buffersAreScarce: Bool {
+        buffers.contains { $0.used > $0.limit / 2 }
     }
 
     /// Takes a buffer from every budget, or from none.

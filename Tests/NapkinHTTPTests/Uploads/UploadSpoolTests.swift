@@ -128,9 +128,10 @@ func filesIn(_ directory: String) -> [String] {
         #expect(filesIn(directory).isEmpty)
     }
 
-    @Test func aFileIsWrittenInWholeBuffersTakenFromTheBudget() throws {
-        let directory = try scratchDirectory()
-        let buffers = ByteBudget(limit: 1 << 20)
+    /// Feeds a file of a buffer and 10,000 bytes in 1 KiB pieces, then a
+    /// short piece; answers the spool, the bytes after that piece, and the
+    /// file's content.
+    func fileUpToAShortPiece(_ directory: String, buffers: ByteBudget) throws -> (UploadSpool, rest: [UInt8], content: [UInt8]) {
         let buffer = UploadSpool.writeBufferBytes
         var spool = try spool(directory, buffers: [ByteBudget(limit: 1 << 30), buffers])
         let content = pngBytes + (0..<(buffer + 10_000)).map { UInt8(truncatingIfNeeded: $0) }
@@ -143,17 +144,38 @@ func filesIn(_ directory: String) -> [String] {
         #expect(buffers.used == buffer)
         #expect(feed(&spool, Array(body[(head + 5 * 1024)..<(head + buffer + 5 * 1024)]), piece: 1024))
         #expect(bytesOnDisk(directory) == buffer)
-        // A short piece: the client's bytes ran out for now, so the rest is
-        // written and the buffer given back.
+        // A short piece: the client's bytes may have run out for now.
         #expect(feed(&spool, Array(body[(head + buffer + 5 * 1024)..<(head + buffer + 5500)]), piece: 1024))
-        #expect(bytesOnDisk(directory) == buffer + 5500)
-        #expect(buffers.used == 0)
-        #expect(feed(&spool, Array(body[(head + buffer + 5500)...]), piece: 1024))
+        return (spool, Array(body[(head + buffer + 5500)...]), content)
+    }
+
+    /// Feeds `rest` and checks the file read back is `content`, with every buffer given back.
+    func finish(_ spool: inout UploadSpool, rest: [UInt8], content: [UInt8], buffers: ByteBudget, in directory: String) throws {
+        #expect(feed(&spool, rest, piece: 1024))
         let form = try spool.finish().get()
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: form.files[0].file.path))) == content)
         #expect(buffers.used == 0)
         spool.removeFiles()
         #expect(filesIn(directory).isEmpty)
+    }
+
+    @Test func aFileIsWrittenInWholeBuffersKeptAcrossShortPiecesWhileTheBudgetHasRoom() throws {
+        let directory = try scratchDirectory()
+        let buffers = ByteBudget(limit: 1 << 20)
+        var (spool, rest, content) = try fileUpToAShortPiece(directory, buffers: buffers)
+        #expect(bytesOnDisk(directory) == UploadSpool.writeBufferBytes)
+        #expect(buffers.used == UploadSpool.writeBufferBytes)
+        try finish(&spool, rest: rest, content: content, buffers: buffers, in: directory)
+    }
+
+    @Test func aShortPieceWritesOutAndGivesTheBufferBackWhenBuffersAreScarce() throws {
+        let directory = try scratchDirectory()
+        // One buffer taken is more than half of this budget.
+        let buffers = ByteBudget(limit: UploadSpool.writeBufferBytes * 3 / 2)
+        var (spool, rest, content) = try fileUpToAShortPiece(directory, buffers: buffers)
+        #expect(bytesOnDisk(directory) == UploadSpool.writeBufferBytes + 5500)
+        #expect(buffers.used == 0)
+        try finish(&spool, rest: rest, content: content, buffers: buffers, in: directory)
     }
 
     @Test func withoutRoomInTheBudgetBytesAreWrittenAsTheyCome() throws {
