@@ -5,14 +5,20 @@ import Synchronization
 ///
 /// Made by ``MetricsRegistry/histogram(_:help:buckets:labels:)``. Recording
 /// finds the bucket by a short scan of the bounds and does one relaxed
-/// atomic add and one compare-and-swap for the sum: no lock.
+/// atomic add and one compare-and-swap for the sum: no lock. A duration
+/// measured in integer nanoseconds (a request's latency) is scanned and
+/// summed as an integer: two atomic adds.
 public final class Histogram: Sendable {
     /// The upper bounds of the buckets, ascending (`+Inf` is implied).
     public let bounds: [Double]
     /// One count per bound, plus one for `+Inf`; not cumulative.
     private let counts: [Cell]
-    /// The sum of observations, as the bits of a `Double`.
+    /// ``bounds`` in nanoseconds, for ``record(nanoseconds:)``.
+    private let nanosecondBounds: [UInt64]
+    /// The sum of observations recorded as a `Double`, as its bits.
     private let sumBits = Atomic<UInt64>(0)
+    /// The sum of observations recorded in nanoseconds.
+    private let sumNanoseconds = Atomic<UInt64>(0)
 
     /// One bucket's count (an `Atomic` cannot be an array's element).
     private final class Cell: Sendable {
@@ -24,7 +30,17 @@ public final class Histogram: Sendable {
 
     init(bounds: [Double]) {
         self.bounds = bounds
+        nanosecondBounds = bounds.map { $0 <= 0 ? 0 : $0 >= 1.8e10 ? .max : UInt64(($0 * 1e9).rounded()) }
         counts = (0...bounds.count).map { _ in Cell() }
+    }
+
+    /// Records one observation of `nanoseconds` (a duration in seconds ×
+    /// 10⁹, as ``MonotonicNanoseconds`` measures it) with integer arithmetic.
+    package func record(nanoseconds: UInt64) {
+        var index = 0
+        while index < nanosecondBounds.count, nanoseconds > nanosecondBounds[index] { index += 1 }
+        counts[index].count.add(1, ordering: .relaxed)
+        sumNanoseconds.add(nanoseconds, ordering: .relaxed)
     }
 
     /// Records one observation of `value`.
@@ -71,7 +87,8 @@ public final class Histogram: Sendable {
         }
         // Read after the buckets: the `+Inf` bucket must equal the count, so
         // the count is taken from the buckets rather than from a racing total.
-        return HistogramValue(buckets: buckets, sum: Double(bitPattern: sumBits.load(ordering: .relaxed)), count: running)
+        let sum = Double(bitPattern: sumBits.load(ordering: .relaxed)) + Double(sumNanoseconds.load(ordering: .relaxed)) * 1e-9
+        return HistogramValue(buckets: buckets, sum: sum, count: running)
     }
 }
 

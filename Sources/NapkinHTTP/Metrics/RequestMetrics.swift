@@ -40,7 +40,7 @@ final class RequestMetrics: Sendable {
         /// (``MonotonicNanoseconds``).
         func record(status: Int, since start: UInt64) {
             byClass[min(max(status / 100, 1), 5) - 1].increment()
-            latency.record(Double(MonotonicNanoseconds.now() &- start) * 1e-9)
+            latency.record(nanoseconds: MonotonicNanoseconds.now() &- start)
         }
     }
 
@@ -67,6 +67,16 @@ final class RequestMetrics: Sendable {
         case .success(let response): response.status.code
         case .failure(let error as HTTPError): error.status.code
         case .failure: 500
+        }
+    }
+
+    /// The status of an answer at hand (see ``status(of:)``); nil for work still to run.
+    static func immediateStatus(of answer: borrowing Answer) -> Int? {
+        switch answer {
+        case .immediate(.success(let response)): response.status.code
+        case .immediate(.failure(let error as HTTPError)): error.status.code
+        case .immediate(.failure): 500
+        case .mainActor, .task: nil
         }
     }
 

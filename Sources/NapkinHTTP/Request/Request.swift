@@ -32,6 +32,11 @@ public struct Request: Sendable {
     /// The request's id, when ``AccessLog`` gives ids (see ``RequestIDs``):
     /// the `X-Request-ID` it also sets on the request and its response.
     public internal(set) var id: String?
+    /// When the request was made (``MonotonicNanoseconds``): by the server,
+    /// once the request had arrived whole. The access log and the request
+    /// metrics time the request from here, so that each need not read the
+    /// clock again.
+    package var arrival: UInt64 = MonotonicNanoseconds.now()
 
     /// The cookies of the `Cookie` header, by name.
     public var cookies: [String: String] {

@@ -57,7 +57,7 @@ public struct AccessLog: Middleware {
     /// error, with the status it becomes: an ``HTTPError``'s own, else
     /// `500`) is known, whatever kind of answer it is.
     public func answer(_ request: Request, next: @escaping NextResponder) -> Answer {
-        let start = MonotonicNanoseconds.now()
+        let start = request.arrival
         var request = request
         if let requestIDs {
             let id = requestIDs.id(for: request)

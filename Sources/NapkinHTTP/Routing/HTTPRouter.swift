@@ -206,13 +206,14 @@ public struct HTTPRouter: HTTPResponder {
     private static func measuring(_ inner: @escaping NextResponder, metrics: RequestMetrics, routes: [Route]) -> NextResponder {
         let series = routes.map { RequestMetrics.Series(route: $0.label, registry: metrics.registry) }
         return { request in
-            let start = MonotonicNanoseconds.now()
+            let start = request.arrival
             RouteChoice.choose(RouteChoice.middleware)
             let answer = inner(request)
             let chosen = metrics.series(RouteChoice.chosen, routes: series)
-            // An answer at hand is recorded now, with no closure to allocate.
-            if case .immediate(let outcome) = answer {
-                chosen.record(status: RequestMetrics.status(of: outcome), since: start)
+            // An answer at hand is recorded now, with no closure to allocate
+            // and the answer not copied.
+            if let status = RequestMetrics.immediateStatus(of: answer) {
+                chosen.record(status: status, since: start)
                 return answer
             }
             return answer.finished { outcome in
