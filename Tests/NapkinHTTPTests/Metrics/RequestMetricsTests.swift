@@ -39,6 +39,42 @@ import Testing
         #expect(snapshot.total("napkin_http_requests_total") == 7)
     }
 
+    @Test("a request is timed from its arrival, by the latency histogram and the access log alike")
+    func timedFromArrival() async throws {
+        let registry = MetricsRegistry()
+        let log = LogSink()
+        var router = Self.measured(registry)
+        router.use(AccessLog(sink: log.write))
+        var request = Request(method: .get, target: "/pit")
+        // It arrived 30 ms before it reaches the router.
+        request.arrival -= 30_000_000
+        _ = try await router.respond(to: request)
+        let snapshot = await registry.snapshot()
+        let series = snapshot.family("napkin_http_request_duration_seconds")?.series.first { $0.labels["route"] == "/pit" }
+        guard case .histogram(let latency)? = series?.value else {
+            Issue.record("no latency histogram for /pit")
+            return
+        }
+        // Not in the 25 ms bucket, in the 50 ms one (unless this machine took 20 ms more).
+        #expect(latency.buckets.first { $0.upperBound == 0.025 }?.count == 0)
+        #expect(latency.count == 1)
+        #expect(latency.sum >= 0.03)
+        let micros = log.all.first.flatMap { Int($0.split(separator: " ").last!.dropLast(2)) }
+        #expect(micros.map { $0 >= 30_000 } == true)
+    }
+
+    @Test("a latency in integer nanoseconds lands in the bucket its seconds would, and sums with observations in seconds")
+    func nanosecondLatencies() {
+        let histogram = MetricsRegistry().histogram("wait_seconds", help: "Waits.", buckets: [0.001, 0.0025, 1])
+        histogram.record(nanoseconds: 1_000_000)
+        histogram.record(nanoseconds: 1_000_001)
+        histogram.record(nanoseconds: 2_500_000)
+        histogram.record(nanoseconds: 5_000_000_000)
+        histogram.record(0.5)
+        #expect(histogram.value.buckets.map(\.count) == [1, 3, 4, 5])
+        #expect(abs(histogram.value.sum - 5.504_500_001) < 1e-12)
+    }
+
     @Test("a 404 counts under one label whatever the path; the fallback's answers under `fallback`")
     func notFoundAndFallback() async throws {
         let registry = MetricsRegistry()
