@@ -50,9 +50,29 @@ def multipart(parts, boundary=BOUNDARY):
     return bytes(out)
 
 
+def process_start(pid):
+    """When process `pid` started, in seconds since the epoch (to about a second)."""
+    with open("/proc/stat") as f:
+        boot = next(int(line.split()[1]) for line in f if line.startswith("btime "))
+    with open(f"/proc/{pid}/stat") as f:
+        # starttime is field 22; the fields after the command name start at field 3.
+        ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+    return boot + ticks / os.sysconf("SC_CLK_TCK")
+
+
+def made_since(path, moment):
+    """Whether the file at `path` was last written at `moment` or later (gone: no)."""
+    try:
+        return os.path.getmtime(path) >= moment
+    except OSError:
+        return False
+
+
 def upload_files(server):
-    """Temporary upload files: on disk in the server's TMPDIR, and open in the server."""
-    on_disk = glob.glob(os.path.join(TMPDIR, "napkin-upload-*"))
+    """Temporary upload files: on disk in the server's TMPDIR, and open in the server.
+    Files older than the server are not its own (another program's, on a shared machine)."""
+    started = process_start(server.pid) - 2
+    on_disk = [path for path in glob.glob(os.path.join(TMPDIR, "napkin-upload-*")) if made_since(path, started)]
     open_in_server = []
     for fd in glob.glob(f"/proc/{server.pid}/fd/*"):
         try:
