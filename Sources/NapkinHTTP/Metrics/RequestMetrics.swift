@@ -70,7 +70,9 @@ final class RequestMetrics: Sendable {
         }
     }
 
-    /// The status of an answer at hand (see ``status(of:)``); nil for work still to run.
+    /// The status of an answer at hand, as ``status(of:)`` gives it; nil for
+    /// work still to run. Matched here rather than through `status(of:)`,
+    /// which would copy the response out of the answer.
     static func immediateStatus(of answer: borrowing Answer) -> Int? {
         switch answer {
         case .immediate(.success(let response)): response.status.code
