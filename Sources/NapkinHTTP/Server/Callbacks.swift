@@ -58,7 +58,7 @@ enum Callbacks {
         guard let cls else { return }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         if code == MHD_ConnectionNotificationCode(rawValue: 0) {   // MHD_CONNECTION_NOTIFY_STARTED
-            core.openConnections.add(1, ordering: .relaxed)
+            core.connectionOpened()
             core.peers.opened(connection)
             core.firstHeads.begin(connection)
         } else {

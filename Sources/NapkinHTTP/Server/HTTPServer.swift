@@ -172,6 +172,7 @@ public final class HTTPServer: Sendable {
         // connections go too; busy ones close after their response
         // (`Connection: close` while stopping).
         if listener >= 0 { close(listener) }
+        core.endAccepting()
         core.nextHeads.shutDownAll()
         listenerClosed.resolve(())
         core.endStreams()

@@ -42,8 +42,10 @@ final class ServerCore: Sendable {
     private let drained = Promise<Void>()
     /// Requests from their first line to libmicrohttpd's completed callback.
     private let liveRequests = Atomic<Int>(0)
-    /// Resolved when the last connection closes after the server began to stop.
-    private let disconnected = Promise<Void>()
+    /// Set by ``endAccepting()``, once the listener is closed.
+    private let acceptEnded = Atomic<Bool>(false)
+    /// Resolved when the last connection closes after the listener closed.
+    let disconnected = Promise<Void>()
 
     /// New connections waiting for their first request head, against the
     /// head deadline, at most a quarter of the connection limit.
@@ -164,19 +166,33 @@ final class ServerCore: Sendable {
         _ = await drained.value(within: grace)
     }
 
+    /// A connection opened (libmicrohttpd's notification).
+    func connectionOpened() {
+        openConnections.add(1, ordering: .relaxed)
+    }
+
     /// A connection closed (libmicrohttpd's notification).
     func connectionClosed() {
         // As with requests: `waitForConnections` reads the count after
-        // `stopping` is set, so the last close is seen there or sees it.
+        // `acceptEnded` is set, so the last close is seen there or sees it.
         guard openConnections.subtract(1, ordering: .sequentiallyConsistent).newValue == 0,
-              stopping.load(ordering: .sequentiallyConsistent) else { return }
+              acceptEnded.load(ordering: .sequentiallyConsistent) else { return }
         disconnected.resolve(())
     }
 
-    /// Waits until no connection is open, or until `limit` has passed. A
-    /// stopping server closes each connection after its response, so a
-    /// proxy's kept-alive connections, on which requests may still come,
-    /// go one by one; a request on one is served until then.
+    /// Notes that the listener is closed: every connection the server will
+    /// ever have is counted now. Until then the count may touch zero and
+    /// rise again (a loop not yet quiesced accepts a proxy's new
+    /// connection), so only from here on does zero mean all are gone.
+    func endAccepting() {
+        acceptEnded.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Waits until no connection is open, or until `limit` has passed; call
+    /// it after ``endAccepting()``. A stopping server closes each connection
+    /// after its response, so a proxy's kept-alive connections, on which
+    /// requests may still come, go one by one; a request on one is served
+    /// until then.
     func waitForConnections(within limit: Duration) async {
         guard limit > .zero, openConnections.load(ordering: .sequentiallyConsistent) > 0 else { return }
         _ = await disconnected.value(within: limit)

@@ -81,6 +81,21 @@ struct DrainTests {
         try await within(seconds: 20) { await stopping.value }
     }
 
+    @Test("while the loops are still being quiesced the connection count may touch zero and rise again: the drain waits for the connection that came then")
+    func waitsForAConnectionAcceptedAfterTheCountTouchedZero() async throws {
+        let core = ServerCore(responder: HTTPRouter(), maxBodySize: 1024, log: { _ in })
+        core.stopping.store(true, ordering: .sequentiallyConsistent)
+        // A proxy's connection closes after its `Connection: close` answer,
+        // and its next one is accepted by a loop not yet quiesced.
+        core.connectionOpened()
+        core.connectionClosed()
+        core.connectionOpened()
+        core.endAccepting()
+        #expect(core.disconnected.resolved == nil, "the drain would stop waiting while a connection is still open")
+        core.connectionClosed()
+        #expect(core.disconnected.resolved != nil, "the last connection closed, yet the drain still waits")
+    }
+
     @Test("a probe path is answered ahead of the middleware: no log line, GET and HEAD only")
     func probesSkipTheMiddleware() async throws {
         let log = LogSink()
