@@ -146,6 +146,15 @@ def wrk_summary(text):
             sum(int(n) for n in errors.groups()) if errors else 0)
 
 
+def failed_answers(access_log, most=20):
+    """The first lines of nginx's access log that answer wrk (127.0.0.1's
+    `GET /`) with neither 2xx nor 3xx: which process answered, and what."""
+    failed = re.compile(r'^127\.0\.0\.1 .*"GET / HTTP/1\.1" (?!499)[45]\d\d ')
+    with open(access_log, errors="replace") as log:
+        lines = [line for line in log if failed.match(line)]
+    return "".join(lines[:most]) or "(none logged)\n"
+
+
 def test_rolling_restart_under_load(healthy, record):
     cluster = healthy
     wrk = shutil.which("wrk")
@@ -206,7 +215,8 @@ def test_rolling_restart_under_load(healthy, record):
     record("wrk non-2xx/3xx answers", bad, "0", bad == 0)
     record("wrk socket errors", errors, "0", errors == 0)
     assert requests > 0, f"wrk made no request:\n{report}"
-    assert bad == 0 and errors == 0, f"failed requests during the roll:\n{report}"
+    assert bad == 0 and errors == 0, \
+        f"failed requests during the roll:\n{report}\nnginx's failed answers:\n" + failed_answers(cluster.nginx.access_log)
 
     drains = [s for t in tabs for s in t.repatched]
     waiting = [t for t in tabs if t.drained_at is not None]
