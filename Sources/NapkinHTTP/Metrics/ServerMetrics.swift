@@ -34,13 +34,16 @@ struct ServerMetrics: Sendable {
         }
     }
 
-    /// Registers the gauges read from `core` (and the process) in `registry`.
-    static func sample(_ core: ServerCore, in registry: MetricsRegistry) {
-        registry.gauge("napkin_http_open_connections", help: "Connections open now, event streams included.") { [weak core] in
-            Double(core?.openConnections.load(ordering: .relaxed) ?? 0)
+    /// Registers the gauges read from `server` (and the process) in
+    /// `registry`. They hold the server weakly, never its core: a weakly
+    /// referenced object keeps its reference count in a side table, and
+    /// the core is retained and released on every request.
+    static func sample(_ server: HTTPServer, in registry: MetricsRegistry) {
+        registry.gauge("napkin_http_open_connections", help: "Connections open now, event streams included.") { [weak server] in
+            Double(server?.openConnectionCount ?? 0)
         }
-        registry.gauge("napkin_http_buffered_body_bytes", help: "Bytes of request bodies held while they arrive.") { [weak core] in
-            Double(core?.bodies.used ?? 0)
+        registry.gauge("napkin_http_buffered_body_bytes", help: "Bytes of request bodies held while they arrive.") { [weak server] in
+            Double(server?.bufferedBodyBytes ?? 0)
         }
         registry.gauge("process_resident_memory_bytes", help: "Resident memory size in bytes.") {
             Double(ServerMetrics.residentBytes())

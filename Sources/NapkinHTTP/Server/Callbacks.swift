@@ -48,7 +48,10 @@ enum Callbacks {
         }
         // Before libmicrohttpd closes the socket.
         if let uploadSocket { context.loop?.hangUps.remove(socket: uploadSocket) }
-        pump?.close()
+        if let pump {
+            pump.close()
+            core.unregister(pump)
+        }
         core.unregister(context, waiting: handedOff)
     }
 

@@ -53,6 +53,11 @@ public final class HTTPServer: Sendable {
         running.withLock { $0.core?.bodies.used ?? 0 }
     }
 
+    /// Streamed bodies (event streams) the server holds right now.
+    var streamedBodyCount: Int {
+        running.withLock { $0.core?.streamedBodyCount ?? 0 }
+    }
+
     /// Connections open right now (0 before ``start()`` or after ``shutdown()``).
     var openConnectionCount: Int {
         running.withLock { $0.core?.openConnections.load(ordering: .relaxed) ?? 0 }
@@ -84,7 +89,7 @@ public final class HTTPServer: Sendable {
                 connectionMemoryLimit: HTTPServer.memoryLimit(configuration),
                 headTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.connectionTimeout,
                 uploads: configuration.uploads, metrics: metrics, log: log)
-            if let registry = configuration.metrics { ServerMetrics.sample(core, in: registry) }
+            if let registry = configuration.metrics { ServerMetrics.sample(self, in: registry) }
             let cls = Unmanaged.passRetained(core).toOpaque()
             var daemons: [OpaquePointer] = []
             var wakeups: [Wakeup] = []

@@ -98,8 +98,8 @@ enum ResponseWriter {
     ) -> OpaquePointer? {
         let pump = BodyPump(connection: context.connection, loop: context.loop, channel: channel, unacknowledgedLimit: unacknowledgedLimit)
         context.state.withLock { $0.pump = pump }
+        // Unregistered when the request completes (``Callbacks/completed``).
         core.register(pump)
-        channel.onTermination { [weak core] in core?.unregister(pump) }
         return MHD_create_response_from_callback(
             UInt64.max, 256,
             { cls, _, buffer, max in

@@ -152,6 +152,9 @@ final class ServerCore: Sendable {
 
     var liveRequestCount: Int { liveRequests.load(ordering: .sequentiallyConsistent) }
 
+    /// Streamed bodies registered now: each from its response until its request completes.
+    var streamedBodyCount: Int { live.withLock { $0.pumps.count } }
+
     // MARK: Shutdown support
 
     /// Ends every open streamed body with its final chunk.

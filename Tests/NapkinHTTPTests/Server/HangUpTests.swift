@@ -75,14 +75,17 @@ struct HangUpTests {
         }
     }
 
-    @Test("a client that closes its connection ends the stream within a second; the connection is uncounted")
+    @Test("a client that closes its connection ends the stream within a second; the connection and the stream are uncounted")
     func closedConnectionEndsTheStream() async throws {
         let streams = Streams(expecting: 1)
         try await withServer(streams.router()) { server in
             let clients = try await Self.open(1, port: server.port)
             #expect(server.openConnectionCount == 1)
+            #expect(server.streamedBodyCount == 1)
             try await streams.expectAllEndWithinASecond { clients[0].close() }
             try await HostileClientTests.eventually { server.openConnectionCount == 0 }
+            // The request completed before its connection closed.
+            #expect(server.streamedBodyCount == 0)
         }
     }
 
