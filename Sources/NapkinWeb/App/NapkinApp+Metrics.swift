@@ -6,11 +6,8 @@ extension NapkinApp {
     /// listener when a token is configured.
     nonisolated func mountMetrics(_ registry: MetricsRegistry, on router: inout HTTPRouter) {
         router.measure(in: registry)
-        // Holds the store weakly, not the app: a weakly referenced object
-        // keeps its reference count in a side table, and the app is
-        // retained and released on every request.
-        registry.onSnapshot { [weak store, metrics] in
-            await Self.copyCounts(of: store, into: metrics)
+        registry.onSnapshot { [weak self] in
+            await self?.copyCounts()
         }
         if let token = configuration.metricsToken {
             let endpoint = MetricsEndpoint(registry: registry, token: token)
@@ -19,8 +16,8 @@ extension NapkinApp {
     }
 
     /// Sessions, tabs and open streams, into their gauges.
-    private static func copyCounts(of store: SessionStore?, into metrics: AppMetrics?) {
-        guard let store, let metrics else { return }
+    private func copyCounts() {
+        guard let metrics else { return }
         metrics.sessions.record(store.count)
         metrics.tabs.record(store.tabs.count)
         metrics.streams.record(store.all.reduce(0) { $0 + $1.streamCount })
