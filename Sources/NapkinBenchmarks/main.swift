@@ -15,6 +15,8 @@ let suites: [(name: String, run: @Sendable () async throws -> Void)] = [
     ("metrics", MetricsBenchmarks.run),
 ]
 
+// Stopped (Ctrl-C, `timeout`), the benchmark ends the servers it started.
+let signalSources = ChildCleanup.install()
 let requested = Set(CommandLine.arguments.dropFirst())
 let unknown = requested.subtracting(suites.map(\.name))
 if !unknown.isEmpty {
