@@ -99,7 +99,9 @@ public struct StaticFiles: HTTPResponder {
             return Response(status: .ok, headers: headers)
         }
         if let bytes = file.bytes {
-            return Response(status: .ok, headers: file.headers, body: .bytes(bytes))
+            var response = Response(status: .ok, headers: file.headers, body: .bytes(bytes))
+            response.isStaticFile = true
+            return response
         }
         // Large files go from disk to socket: memory does not grow with their size.
         guard let region = FileRegion(path: file.resolved, length: file.size) else { return nil }

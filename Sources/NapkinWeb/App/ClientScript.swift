@@ -34,7 +34,9 @@ enum ClientScript {
         var headers = validators
         headers["Content-Type"] = "text/javascript; charset=utf-8"
         guard request.method == .head else {
-            return Response(status: .ok, headers: headers, body: .bytes(bytes))
+            var response = Response(status: .ok, headers: headers, body: .bytes(bytes))
+            response.isStaticFile = true
+            return response
         }
         headers["Content-Length"] = String(bytes.count)
         return Response(status: .ok, headers: headers)

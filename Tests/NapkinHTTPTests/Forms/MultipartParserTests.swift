@@ -107,6 +107,31 @@ func parseMultipart(_ body: [UInt8], boundary: String, pieces: [Int] = [Int.max]
         #expect(parts[9_999] == ParsedPart(head: MultipartPartHead(name: "f9999"), content: [UInt8(ascii: "9")]))
     }
 
+    /// The delimiter search against the plainest one, over bytes full of
+    /// near misses (the delimiter's first and last bytes, its prefixes) and
+    /// at every offset, so each of its vector lanes and its tail are tried.
+    @Test func delimiterSearchFindsTheFirstWholeDelimiter() {
+        var generator = SystemRandomNumberGenerator()
+        for needle in [Array("\r\n--x".utf8), Array("\r\n--a1".utf8), Array("\r\n--------------------------4a1f".utf8)] {
+            let alphabet: [UInt8] = [13, 10, 45, needle.last!, 0x41]
+            for length in [0, 1, needle.count - 1, needle.count, 17, 40, 100, 300] {
+                for _ in 0..<200 {
+                    var bytes = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }
+                    if length >= needle.count, Bool.random(using: &generator) {
+                        let at = Int.random(in: 0...(length - needle.count), using: &generator)
+                        bytes.replaceSubrange(at..<(at + needle.count), with: needle)
+                    }
+                    let start = length == 0 ? 0 : Int.random(in: 0..<length, using: &generator)
+                    let expected = length < needle.count ? nil : (start...max(start, length - needle.count)).first { at in
+                        at + needle.count <= length && Array(bytes[at..<(at + needle.count)]) == needle
+                    }
+                    let found = bytes.withUnsafeBytes { MultipartParser.find(needle, in: $0, from: start).found }
+                    #expect(found == expected, "\(bytes) from \(start)")
+                }
+            }
+        }
+    }
+
     @Test func fileNamesAreKeptAsSentInTheHead() throws {
         let body = Array("--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"../../etc/passwd\\u0000.png\"\r\n\r\nx\r\n--b--".utf8)
         let parts = try parseMultipart(body, boundary: "b")

@@ -53,6 +53,29 @@ import Testing
         }
     }
 
+    @Test("a static file is logged with its id but answered without it, the same answer every time")
+    func staticFilesAnswerWithoutID() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("napkin-ids-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("body { }".utf8).write(to: directory.appendingPathComponent("site.css"))
+        let log = LogSink()
+        var router = Self.router(log)
+        let files = StaticFiles(directory: directory.path)
+        router.fastPath { files.lookup($0) }
+        let first = try await router.respond(to: Self.request("/site.css"))
+        let second = try await router.respond(to: Self.request("/site.css"))
+        #expect(bodyText(first) == "body { }")
+        #expect(first.headers[RequestIDs.header] == nil)
+        #expect(first.headers.sameFields(as: second.headers))
+        let lines = log.all
+        #expect(lines.count == 2)
+        let ids = lines.compactMap { $0.split(separator: " ").last.map(String.init) }
+        #expect(ids.count == 2 && ids.allSatisfy(RequestIDs.isWellFormed) && ids[0] != ids[1])
+        // Anything else still carries its id.
+        #expect(try await router.respond(to: Self.request("/seen")).headers[RequestIDs.header] != nil)
+    }
+
     @Test("the error log carries the request's id")
     func errorLogCarriesID() async throws {
         let log = LogSink()
