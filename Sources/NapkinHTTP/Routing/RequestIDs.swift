@@ -41,22 +41,26 @@ public struct RequestIDs: Sendable {
         }
     }
 
-    /// This process's random prefix: ids from different processes differ.
-    private static let prefix: String = {
+    /// The digits of made ids: the URL-safe base64 alphabet, all of it
+    /// allowed in a passed-on id.
+    private static let digits = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    /// This process's random prefix (36 bits): ids from different processes differ.
+    private static let prefix: UInt64 = {
         var generator = SystemRandomNumberGenerator()
-        return hex(generator.next(), digits: 16)
+        return generator.next() & (1 << 36 - 1)
     }()
     private static let sequence = Atomic<UInt64>(0)
 
-    /// A new id: the process's random prefix and a sequence number, unique
-    /// per process without a system call per request.
+    /// A new id: the process's random prefix, `.`, and a sequence number (48
+    /// bits), 15 characters in all, so the string is stored inline and making
+    /// one allocates nothing and costs no system call.
     static func make() -> String {
         let number = sequence.add(1, ordering: .relaxed).newValue
-        return prefix + "-" + hex(number, digits: 8)
-    }
-
-    private static func hex(_ value: UInt64, digits: Int) -> String {
-        let text = String(value, radix: 16)
-        return text.count >= digits ? text : String(repeating: "0", count: digits - text.count) + text
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 15) { id in
+            for index in 0..<6 { id[index] = digits[Int(prefix >> (30 - 6 * index) & 63)] }
+            id[6] = UInt8(ascii: ".")
+            for index in 0..<8 { id[7 + index] = digits[Int(number >> (42 - 6 * index) & 63)] }
+            return String(decoding: id, as: UTF8.self)
+        }
     }
 }

@@ -35,6 +35,14 @@ import Testing
         #expect(log.all.first?.hasSuffix("µs \(id)") == true)
     }
 
+    @Test("made ids are 15 well-formed characters, one process prefix, never repeated")
+    func madeIDsAreShortAndUnique() {
+        let ids = (0..<10_000).map { _ in RequestIDs.make() }
+        #expect(ids.allSatisfy { $0.utf8.count == 15 && RequestIDs.isWellFormed($0) })
+        #expect(Set(ids).count == ids.count)
+        #expect(Set(ids.map { $0.prefix(7) }).count == 1)
+    }
+
     @Test("a trusted proxy's id is kept; a client's, or a malformed one, is replaced")
     func passedOnID() async throws {
         let log = LogSink()
