@@ -1,14 +1,35 @@
-/// The new napkin's source files, written in napkin's current style: a
-/// builder over a dependency protocol returning napkin's own router, an
-/// actor interactor handed its presenter (and listener) in `init`, and a
-/// view holding its presenter and declaring its action.
+/// The new napkin's source, written in napkin's current style: a builder
+/// over a dependency protocol returning napkin's own router, an actor
+/// interactor handed its presenter (and listener) in `init`, and a view
+/// holding its presenter and declaring its action. Each ring is a part; a
+/// napkin is one file of all its parts, or with `--split` a file per part.
 extension Names {
-    /// The files of a napkin with a view: a counter with one action.
-    var viewFiles: [(name: String, text: String)] {
-        [
-            ("\(prefix)Builder.swift", """
-            import napkin
+    /// One part of a napkin's source: the file it gets when split (named
+    /// after `kind`), the modules it imports, and its declarations.
+    struct Part {
+        let kind: String
+        let imports: [String]
+        let text: String
+    }
 
+    /// The napkin's files: one, `<Name>Napkin.swift`, holding every part
+    /// under their imports; or, `split`, one per part.
+    func sources(headless: Bool, split: Bool) -> [(name: String, text: String)] {
+        let parts = headless ? headlessParts : viewParts
+        if split {
+            return parts.map { part in
+                ("\(prefix)\(part.kind).swift", part.imports.map { "import \($0)\n" }.joined() + "\n" + part.text)
+            }
+        }
+        var imports: [String] = []
+        for part in parts { imports += part.imports.filter { !imports.contains($0) } }
+        return [("\(prefix).swift", imports.map { "import \($0)\n" }.joined() + "\n" + parts.map(\.text).joined(separator: "\n"))]
+    }
+
+    /// The parts of a napkin with a view: a counter with one action.
+    private var viewParts: [Part] {
+        [
+            Part(kind: "Builder", imports: ["napkin"], text: """
             /// What \(name) needs from its parent's component: nothing yet. Add the
             /// services it uses here, and hand them to the interactor in `build()`.
             protocol \(prefix)Dependency: Dependency {}
@@ -24,9 +45,7 @@ extension Names {
             }
 
             """),
-            ("\(prefix)Interactor.swift", """
-            import napkin
-
+            Part(kind: "Interactor", imports: ["napkin"], text: """
             /// \(name)'s logic, off the main actor: it counts, and presents the count.
             final actor \(prefix)Interactor: PresentableInteractable {
                 nonisolated let presenter: \(prefix)Presenter
@@ -41,10 +60,7 @@ extension Names {
             }
 
             """),
-            ("\(prefix)ViewController.swift", #"""
-            import NapkinWeb
-            import napkin
-
+            Part(kind: "ViewController", imports: ["NapkinWeb", "napkin"], text: #"""
             /// \#(name)'s state: when it changes, napkin re-renders the view and patches the page.
             @MainActor @Observable
             final class \#(prefix)Presenter: Presentable, StatePresenting {
@@ -77,12 +93,10 @@ extension Names {
         ]
     }
 
-    /// The files of a headless napkin: no view, a listener to report to.
-    var headlessFiles: [(name: String, text: String)] {
+    /// The parts of a headless napkin: no view, a listener to report to.
+    private var headlessParts: [Part] {
         [
-            ("\(prefix)Builder.swift", """
-            import napkin
-
+            Part(kind: "Builder", imports: ["napkin"], text: """
             /// What \(name) needs from its parent's component: nothing yet. Add the
             /// services it uses here, and hand them to the interactor in `build`.
             protocol \(prefix)Dependency: Dependency {}
@@ -95,9 +109,7 @@ extension Names {
             }
 
             """),
-            ("\(prefix)Interactor.swift", """
-            import napkin
-
+            Part(kind: "Interactor", imports: ["napkin"], text: """
             /// How \(name) talks up to its parent.
             protocol \(prefix)Listener: AnyObject, Sendable {
                 func \(variable)DidStart() async

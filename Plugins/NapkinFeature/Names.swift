@@ -25,9 +25,10 @@ struct Names {
         return kinds.map { prefix + $0 }
     }
 
-    /// The napkin's files, in its folder.
+    /// Every name the napkin's files may have, in its folder: the one file,
+    /// and the files of `--split`.
     func files(headless: Bool) -> [String] {
-        (headless ? ["Builder", "Interactor"] : ["Builder", "Interactor", "ViewController"]).map { "\(prefix)\($0).swift" }
+        ["\(prefix).swift"] + (headless ? ["Builder", "Interactor"] : ["Builder", "Interactor", "ViewController"]).map { "\(prefix)\($0).swift" }
     }
 
     /// The name split before each upper-case letter that follows a lower-case one or a digit.

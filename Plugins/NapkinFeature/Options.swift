@@ -2,6 +2,7 @@
 struct Options {
     var name = ""
     var headless = false
+    var split = false
     var parent: String?
     var target: String?
     var tests: String?
@@ -10,10 +11,12 @@ struct Options {
     static let usage = """
         Usage: swift package --allow-writing-to-package-directory napkin-feature Name [options]
 
-        Writes a new napkin, Name, into a target's folder:
+        Writes a new napkin, Name, into a target's folder as one file, Name/NameNapkin.swift:
+        its dependency protocol and builder, its interactor (an actor), and its presenter and
+        view (a counter with one action); with --split, as three files:
           Name/NameNapkinBuilder.swift         its dependency protocol and builder
-          Name/NameNapkinInteractor.swift      its interactor, an actor
-          Name/NameNapkinViewController.swift  its presenter and view: a counter with one action
+          Name/NameNapkinInteractor.swift      its interactor
+          Name/NameNapkinViewController.swift  its presenter and view
         and its Swift Testing suite, NameNapkinTests.swift, into a test target's folder. The
         test shows the napkin alone on the page of a minimal NapkinApp, posts its action through
         NapkinTesting's TestClient and checks the page changed; it passes as written:
@@ -23,6 +26,7 @@ struct Options {
           --headless   a napkin without a view: builder and interactor only. Its router is
                        napkin's Router, and it tells a listener when it starts; its test
                        attaches it under a bare parent router.
+          --split      a file per ring (two for a headless napkin) instead of one file.
           --parent P   also print the lines that attach the new napkin under the existing
                        napkin P (its component, router and view). P's files are never
                        edited: add the lines where they fit.
@@ -57,13 +61,14 @@ struct Options {
             case "-h", "--help": return nil
             case "--headless": options.headless = true
             case "--no-tests": options.writesTest = false
+            case "--split": options.split = true
             case "--parent": options.parent = try value()
             case "--target": options.target = try value()
             case "--tests": options.tests = try value()
             case _ where argument.hasPrefix("-"): throw FeatureError("unknown option \(flag) (see --help)")
             default: names.append(argument)
             }
-            if inline != nil, ["-h", "--help", "--headless", "--no-tests"].contains(flag) {
+            if inline != nil, ["-h", "--help", "--headless", "--no-tests", "--split"].contains(flag) {
                 throw FeatureError("\(flag) takes no value")
             }
         }

@@ -13,8 +13,8 @@ struct ParentHint {
     /// `child` (`headless` or not) is to be attached.
     init(named name: String, in scan: SourceScan, target: String, child: Names, headless: Bool) throws(FeatureError) {
         parent = Names(name: name)
-        guard scan.file(named: "\(parent.prefix)Builder.swift") != nil else {
-            throw FeatureError("no napkin \(name) in target \(target): no file \(parent.prefix)Builder.swift (see --parent in --help)")
+        guard scan.file(declaring: "\(parent.prefix)Builder") != nil else {
+            throw FeatureError("no napkin \(name) in target \(target): no file declares \(parent.prefix)Builder (see --parent in --help)")
         }
         if !headless, scan.file(declaring: "\(parent.prefix)ViewController") == nil {
             throw FeatureError("\(name) has no view, so it cannot show \(child.name): choose a parent with a view, or pass --headless")

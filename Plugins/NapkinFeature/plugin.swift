@@ -24,7 +24,7 @@ struct NapkinFeature: CommandPlugin {
         }
 
         let folder = destination.target.directoryURL.appending(path: options.name, directoryHint: .isDirectory)
-        var files = (options.headless ? names.headlessFiles : names.viewFiles).map {
+        var files = names.sources(headless: options.headless, split: options.split).map {
             (url: folder.appending(path: $0.name), text: $0.text)
         }
         if let tests = destination.tests {

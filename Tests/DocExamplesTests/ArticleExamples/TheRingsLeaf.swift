@@ -7,6 +7,7 @@ actor Thermometer {
     func set(_ degrees: Int) async { await readings.send(degrees) }
 }
 
+import NapkinWeb
 import napkin
 
 /// What a gauge needs from its parent's component.
@@ -22,8 +23,6 @@ final class GaugeBuilder: Builder<any GaugeDependency>, @unchecked Sendable {
         return ViewableRouter(interactor: interactor, viewController: GaugeView(presenter: presenter))
     }
 }
-
-import napkin
 
 /// Follows the thermometer while the gauge is attached.
 final actor GaugeInteractor: PresentableInteractable {
@@ -41,9 +40,6 @@ final actor GaugeInteractor: PresentableInteractable {
         }
     }
 }
-
-import NapkinWeb
-import napkin
 
 /// What the gauge shows.
 @MainActor @Observable

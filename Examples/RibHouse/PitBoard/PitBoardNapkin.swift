@@ -1,6 +1,39 @@
 import NapkinWeb
 import napkin
 
+protocol PitBoardNapkinDependency: Dependency {
+    var pitService: PitService { get }
+}
+
+/// Builds the chalkboard of smokers, afresh each time `/pit` is opened. It
+/// reports nothing upward, so it takes no listener.
+final class PitBoardNapkinBuilder: Builder<any PitBoardNapkinDependency>, @unchecked Sendable {
+    // Safe to share: no state besides the immutable dependency.
+    @MainActor func build() -> ViewableRouter<PitBoardNapkinInteractor, PitBoardNapkinViewController> {
+        let presenter = PitBoardNapkinPresenter()
+        let interactor = PitBoardNapkinInteractor(presenter: presenter, pitService: dependency.pitService)
+        return ViewableRouter(interactor: interactor, viewController: PitBoardNapkinViewController(presenter: presenter))
+    }
+}
+
+/// Follows the pit while the board is open: a second, independent
+/// subscription to the same app-wide state the header follows.
+final actor PitBoardNapkinInteractor: PresentableInteractable {
+    nonisolated let presenter: PitBoardNapkinPresenter
+    private let pitService: PitService
+
+    init(presenter: PitBoardNapkinPresenter, pitService: PitService) {
+        self.presenter = presenter
+        self.pitService = pitService
+    }
+
+    func didBecomeActive() async {
+        observe(await pitService.stateStream()) { [presenter] pit in
+            await presenter.present(pit: pit)
+        }
+    }
+}
+
 /// The board's state: the pit as last chalked up.
 @MainActor @Observable
 final class PitBoardNapkinPresenter: Presentable, StatePresenting {
