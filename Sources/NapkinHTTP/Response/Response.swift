@@ -47,9 +47,9 @@ public struct Response: Sendable {
     /// a streamed body's socket gets it as `TCP_USER_TIMEOUT` where the
     /// platform has one. `nil`: the system's default (many minutes).
     var unacknowledgedLimit: Duration?
-    /// A static file (from ``StaticFiles``, or napkin's own script): the
-    /// same answer for every request for it, which the server keeps built
-    /// once (so ``AccessLog`` adds no per-request header to it).
+    /// An answer from ``StaticFiles`` (or napkin's own script): the same for
+    /// every request for it, so the server can keep it built once, and
+    /// ``AccessLog`` adds no per-request header to it.
     package var isStaticFile = false
 
     /// A response; every part defaults to an empty `200 OK`.

@@ -13,10 +13,10 @@
 /// With ``RequestIDs``, each request gets an id (``Request/id``), taken
 /// from a trusted proxy's `X-Request-ID` or made; the response carries it
 /// back, and the line ends with it. An `X-Request-ID` it replaced is
-/// replaced for the handlers too. A file from ``StaticFiles`` is logged
-/// with its id but answered without it: each file's answer stays one
-/// answer, built once and shared by every request for it (Phoenix serves
-/// static files ahead of its request-id plug for the same reason).
+/// replaced for the handlers too. An answer from ``StaticFiles`` is logged
+/// with its id but sent without it: each file's answer stays one answer,
+/// built once and shared by every request for it (Phoenix serves static
+/// files ahead of its request-id plug for the same reason).
 ///
 /// In the ``Format/json`` format each line is one JSON object with the same
 /// fields (`method`, `path`, `status`, `bytes`, `micros`, `request_id`):

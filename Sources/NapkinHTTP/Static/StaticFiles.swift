@@ -46,7 +46,15 @@ public struct StaticFiles: HTTPResponder {
     }
 
     /// The file's response, or nil when there is no such (servable) file.
+    /// It is marked as a static file's, so ``AccessLog`` adds no per-request
+    /// header to it.
     public func lookup(_ request: Request) -> Response? {
+        var response = fileResponse(request)
+        response?.isStaticFile = true
+        return response
+    }
+
+    private func fileResponse(_ request: Request) -> Response? {
         guard request.method == .get || request.method == .head else { return nil }
         guard let relative = safeRelativePath(request) else { return nil }
         guard let file = cache.file(relative: relative, root: root, cacheControl: cacheControl) else { return nil }
@@ -99,9 +107,7 @@ public struct StaticFiles: HTTPResponder {
             return Response(status: .ok, headers: headers)
         }
         if let bytes = file.bytes {
-            var response = Response(status: .ok, headers: file.headers, body: .bytes(bytes))
-            response.isStaticFile = true
-            return response
+            return Response(status: .ok, headers: file.headers, body: .bytes(bytes))
         }
         // Large files go from disk to socket: memory does not grow with their size.
         guard let region = FileRegion(path: file.resolved, length: file.size) else { return nil }

@@ -26,17 +26,22 @@ enum ClientScript {
 
     /// The answer to a `GET` or `HEAD` of the script: `304` when the
     /// request's `If-None-Match` names this version, else the script (a
-    /// `HEAD` gets its headers and length only).
+    /// `HEAD` gets its headers and length only). Marked as a static file's,
+    /// as ``/NapkinHTTP/StaticFiles``' answers are.
     static func respond(to request: Request) -> Response {
+        var response = answer(to: request)
+        response.isStaticFile = true
+        return response
+    }
+
+    private static func answer(to request: Request) -> Response {
         if request.ifNoneMatch(etag) {
             return Response(status: .notModified, headers: validators)
         }
         var headers = validators
         headers["Content-Type"] = "text/javascript; charset=utf-8"
         guard request.method == .head else {
-            var response = Response(status: .ok, headers: headers, body: .bytes(bytes))
-            response.isStaticFile = true
-            return response
+            return Response(status: .ok, headers: headers, body: .bytes(bytes))
         }
         headers["Content-Length"] = String(bytes.count)
         return Response(status: .ok, headers: headers)

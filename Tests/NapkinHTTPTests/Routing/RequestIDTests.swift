@@ -61,7 +61,7 @@ import Testing
         }
     }
 
-    @Test("a static file is logged with its id but answered without it, the same answer every time")
+    @Test("a static file's answers are logged with their ids but sent without them, the same answer every time")
     func staticFilesAnswerWithoutID() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("napkin-ids-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -76,10 +76,17 @@ import Testing
         #expect(bodyText(first) == "body { }")
         #expect(first.headers[RequestIDs.header] == nil)
         #expect(first.headers.sameFields(as: second.headers))
+        // A HEAD and a revalidation (304) are static answers too.
+        let head = try await router.respond(to: Request(method: .head, target: "/site.css"))
+        var revalidation = Self.request("/site.css")
+        revalidation.headers["If-None-Match"] = first.headers["ETag"]
+        let notModified = try await router.respond(to: revalidation)
+        #expect(notModified.status == .notModified)
+        #expect(head.headers[RequestIDs.header] == nil && notModified.headers[RequestIDs.header] == nil)
         let lines = log.all
-        #expect(lines.count == 2)
+        #expect(lines.count == 4)
         let ids = lines.compactMap { $0.split(separator: " ").last.map(String.init) }
-        #expect(ids.count == 2 && ids.allSatisfy(RequestIDs.isWellFormed) && ids[0] != ids[1])
+        #expect(ids.count == 4 && ids.allSatisfy(RequestIDs.isWellFormed) && Set(ids).count == 4)
         // Anything else still carries its id.
         #expect(try await router.respond(to: Self.request("/seen")).headers[RequestIDs.header] != nil)
     }
