@@ -56,11 +56,19 @@ public struct AccessLog: Middleware {
         self.requestIDs = requestIDs
     }
 
+    /// What a line needs of its request, kept until the answer is known
+    /// (instead of the whole request).
+    private struct Line: Sendable {
+        let method: String
+        let rawPath: String
+        let id: String?
+        let start: UInt64
+    }
+
     /// Passes the request on and logs its line once the response (or the
     /// error, with the status it becomes: an ``HTTPError``'s own, else
     /// `500`) is known, whatever kind of answer it is.
     public func answer(_ request: Request, next: @escaping NextResponder) -> Answer {
-        let start = request.arrival
         var request = request
         if let requestIDs {
             let id = requestIDs.id(for: request)
@@ -69,45 +77,53 @@ public struct AccessLog: Middleware {
             // keeps its headers as they are (no copy per request).
             if let sent = request.headers[RequestIDs.header], sent != id { request.headers[RequestIDs.header] = id }
         }
-        return next(request).finished { [request] outcome in
-            switch outcome {
-            case .success(var response):
-                log(request, status: response.status.code, bytes: response.byteCount, start: start)
-                guard let id = request.id, !response.isStaticFile else { return outcome }
-                response.headers[RequestIDs.header] = id
-                return .success(response)
-            case .failure(let error as HTTPError):
-                log(request, status: error.status.code, bytes: error.message.utf8.count, start: start)
-            case .failure:
-                log(request, status: 500, bytes: nil, start: start)
-            }
-            return outcome
+        let line = Line(method: request.method.rawValue, rawPath: request.rawPath, id: request.id, start: request.arrival)
+        let answer = next(request)
+        // An answer at hand is finished now, with no closure to allocate.
+        if case .immediate(let outcome) = answer { return .immediate(finish(outcome, line)) }
+        return answer.finished { outcome in finish(outcome, line) }
+    }
+
+    /// Logs `outcome`'s line; a response gets the request's id, unless it
+    /// is a static file's.
+    private func finish(_ outcome: Result<Response, any Error>, _ line: Line) -> Result<Response, any Error> {
+        switch outcome {
+        case .success(var response):
+            log(line, status: response.status.code, bytes: response.byteCount)
+            guard let id = line.id, !response.isStaticFile else { return outcome }
+            response.headers[RequestIDs.header] = id
+            return .success(response)
+        case .failure(let error as HTTPError):
+            log(line, status: error.status.code, bytes: error.message.utf8.count)
+        case .failure:
+            log(line, status: 500, bytes: nil)
         }
+        return outcome
     }
 
     /// `bytes` nil (a streamed body, or none known) is logged as `-`.
-    private func log(_ request: Request, status: Int, bytes: Int?, start: UInt64) {
-        let micros = Int((MonotonicNanoseconds.now() &- start) / 1000)
+    private func log(_ entry: Line, status: Int, bytes: Int?) {
+        let micros = Int((MonotonicNanoseconds.now() &- entry.start) / 1000)
         if format == .json {
-            let line = AccessLog.jsonLine(request, status: status, bytes: bytes, micros: micros)
+            let line = AccessLog.jsonLine(entry, status: status, bytes: bytes, micros: micros)
             if let writer { writer.write(line) } else { sink?(line) }
             return
         }
         // An id is made here or checked to be plain (see `RequestIDs`).
-        let suffix = request.id.map { " " + $0 } ?? ""
+        let suffix = entry.id.map { " " + $0 } ?? ""
         guard let writer else {
-            sink?("\(AccessLog.escape(request.method.rawValue)) \(AccessLog.escape(request.rawPath)) \(status) \(bytes.map(String.init) ?? "-") \(micros)µs\(suffix)")
+            sink?("\(AccessLog.escape(entry.method)) \(AccessLog.escape(entry.rawPath)) \(status) \(bytes.map(String.init) ?? "-") \(micros)µs\(suffix)")
             return
         }
-        var method = request.method.rawValue, path = request.rawPath, id = suffix
+        var method = entry.method, path = entry.rawPath, id = suffix
         method.withUTF8 { method in
             path.withUTF8 { path in
                 id.withUTF8 { id in
                     guard AccessLog.isPlain(method), AccessLog.isPlain(path) else {
                         writer.append { line in
-                            line.append(contentsOf: AccessLog.escape(request.method.rawValue).utf8)
+                            line.append(contentsOf: AccessLog.escape(entry.method).utf8)
                             line.append(0x20)
-                            line.append(contentsOf: AccessLog.escape(request.rawPath).utf8)
+                            line.append(contentsOf: AccessLog.escape(entry.rawPath).utf8)
                             AccessLog.appendNumbers(status: status, bytes: bytes, micros: micros, to: &line)
                             line.append(contentsOf: id)
                         }
@@ -131,11 +147,11 @@ public struct AccessLog: Middleware {
 
     /// One JSON object: method and path escaped as in a text line (so
     /// they are printable ASCII, and bounded), then as JSON strings.
-    static func jsonLine(_ request: Request, status: Int, bytes: Int?, micros: Int) -> String {
-        var line = "{\"method\":" + jsonString(escape(request.method.rawValue))
-        line += ",\"path\":" + jsonString(escape(request.rawPath))
+    private static func jsonLine(_ entry: Line, status: Int, bytes: Int?, micros: Int) -> String {
+        var line = "{\"method\":" + jsonString(escape(entry.method))
+        line += ",\"path\":" + jsonString(escape(entry.rawPath))
         line += ",\"status\":\(status),\"bytes\":\(bytes.map(String.init) ?? "null"),\"micros\":\(micros)"
-        if let id = request.id { line += ",\"request_id\":" + jsonString(id) }
+        if let id = entry.id { line += ",\"request_id\":" + jsonString(id) }
         return line + "}"
     }
 
