@@ -26,9 +26,9 @@ struct Names {
     }
 
     /// Every name the napkin's files may have, in its folder: the one file,
-    /// and the files of `--split`.
+    /// and the files of `--split` (the names `sources` writes).
     func files(headless: Bool) -> [String] {
-        ["\(prefix).swift"] + (headless ? ["Builder", "Interactor"] : ["Builder", "Interactor", "ViewController"]).map { "\(prefix)\($0).swift" }
+        (sources(headless: headless, split: false) + sources(headless: headless, split: true)).map(\.name)
     }
 
     /// The name split before each upper-case letter that follows a lower-case one or a digit.
