@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "NapkinWeb", targets: ["NapkinWeb"]),
         .library(name: "NapkinTesting", targets: ["NapkinTesting"]),
         .library(name: "NapkinRedis", targets: ["NapkinRedis"]),
+        .library(name: "NapkinServe", targets: ["NapkinServe"]),
         .library(name: "NapkinJemalloc", targets: ["NapkinJemalloc"]),
         .executable(name: "RibHouse", targets: ["RibHouse"]),
         .executable(name: "NapkinBenchmarks", targets: ["NapkinBenchmarks"]),
@@ -58,10 +59,15 @@ let package = Package(
         // libhiredis-dev; see Sources/CHiredis/shim.h for why no pkgConfig.
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         .target(name: "NapkinRedis", dependencies: ["napkin", "NapkinStorage", "NapkinSupport", "CHiredis"], swiftSettings: strict),
+        // An app's `main`: napkin's command-line flags, Redis when asked
+        // for, the metrics listener and the drain on SIGTERM.
+        .target(
+            name: "NapkinServe", dependencies: ["NapkinWeb", "NapkinHTTP", "NapkinStorage", "NapkinRedis"], swiftSettings: strict
+        ),
         .target(name: "NapkinJemalloc", linkerSettings: releaseAllocator),
         .executableTarget(
             name: "RibHouse",
-            dependencies: ["napkin", "NapkinWeb", "NapkinHTTP", "NapkinRedis", "NapkinSupport", "NapkinJemalloc"],
+            dependencies: ["napkin", "NapkinWeb", "NapkinHTTP", "NapkinStorage", "NapkinServe", "NapkinSupport", "NapkinJemalloc"],
             path: "Examples/RibHouse",
             swiftSettings: strict
         ),
@@ -100,6 +106,9 @@ let package = Package(
             name: "NapkinRedisTests", dependencies: ["NapkinRedis", "NapkinStorage", "NapkinSupport"], swiftSettings: strict
         ),
         .testTarget(
+            name: "NapkinServeTests", dependencies: ["NapkinServe", "NapkinWeb", "NapkinHTTP", "NapkinRedis"], swiftSettings: strict
+        ),
+        .testTarget(
             name: "RibHouseTests",
             dependencies: ["RibHouse", "napkin", "NapkinWeb", "NapkinHTTP", "NapkinTesting", "NapkinRedis", "NapkinSupport"],
             swiftSettings: strict
@@ -107,7 +116,8 @@ let package = Package(
         // Copies of the DocC articles' Swift examples (Sources/*/*.docc), which
         // compile here, and the tests that they match the articles and work.
         .testTarget(
-            name: "DocExamplesTests", dependencies: ["napkin", "NapkinWeb", "NapkinHTTP", "NapkinTesting"], swiftSettings: strict
+            name: "DocExamplesTests", dependencies: ["napkin", "NapkinWeb", "NapkinHTTP", "NapkinStorage", "NapkinTesting", "NapkinServe"],
+            swiftSettings: strict
         ),
     ],
     swiftLanguageModes: [.v6]

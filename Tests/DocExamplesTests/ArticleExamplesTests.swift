@@ -48,9 +48,9 @@ struct ArticleExamplesTests {
             fragments: [:]),
         Article(
             path: "NapkinWeb/NapkinWeb.docc/Deploying.md",
-            copies: [],
-            fragments: [1: "an app's main.swift, with its components", 2: "NapkinRedis, which this target does not build",
-                        3: "LeasedWork around an app's service", 4: "the end of main.swift"]),
+            copies: [("DeployingServe.swift", [1])],
+            fragments: [2: "an app's main.swift, with its components", 3: "NapkinRedis, which this target does not build",
+                        4: "LeasedWork around an app's service", 5: "the end of main.swift"]),
         Article(
             path: "NapkinStorage/NapkinStorage.docc/WhoIsHere.md",
             copies: [("WhoIsHere.swift", [1])],

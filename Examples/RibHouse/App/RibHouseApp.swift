@@ -1,3 +1,4 @@
+import Foundation
 import NapkinHTTP
 import NapkinWeb
 import napkin
@@ -59,7 +60,7 @@ struct RibHouseApp {
         if accessLog { router.use(AccessLog(format: configuration.logFormat, requestIDs: configuration.requestIDs)) }
         RibHouseAPI(component: component, configuration: configuration).register(on: &router)
         app.mount(on: &router, publicDirectory: publicDirectory)
-        if let metrics = configuration.metrics { RibHouseMetrics.register(in: metrics, diners: component.diners) }
+        if let metrics = configuration.metrics { RibHouseMetrics.register(in: metrics, pit: component.pitService, diners: component.diners) }
         return RibHouseApp(router: router, app: app, component: component)
     }
 
@@ -82,6 +83,18 @@ struct RibHouseApp {
         component.pitLine.follow(await pitService.stateStream())
         component.specialsBoard.follow(await specialsService.updates())
         component.inTheHouse.follow(await component.diners.present.subscribe(), atMostEvery: AppComponent.inTheHouseInterval)
+    }
+
+    /// `Public/` at the top of the repository: found from this source file
+    /// (works for `swift run` anywhere), else from the current directory.
+    static func defaultPublicDirectory() -> String? {
+        // This file is Examples/RibHouse/App/RibHouseApp.swift.
+        let fromSource = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Public").path
+        let fromCurrent = FileManager.default.currentDirectoryPath + "/Public"
+        return [fromSource, fromCurrent].first { FileManager.default.fileExists(atPath: $0 + "/ribhouse.css") }
     }
 
     /// Stops the pit and tears every session down.
