@@ -1,5 +1,4 @@
 import NapkinWeb
-import napkin
 
 /// The root of dependency injection: what the whole app shares.
 ///
@@ -21,7 +20,7 @@ final class AppComponent: Component<any EmptyDependency>, SessionDependency, @un
     init(
         specialsService: SpecialsService, pitInterval: Duration = .seconds(2),
         bus: any MessageBus = LocalBus(), leases: any LeaseStore = LocalLeases(),
-        photoDirectory: String = PhotoStore.defaultDirectory
+        photoDirectory: String = AppComponent.defaultPhotoDirectory
     ) {
         self.photoDirectory = photoDirectory
         self.specialsService = specialsService
@@ -104,8 +103,15 @@ final class AppComponent: Component<any EmptyDependency>, SessionDependency, @un
 
     var announcements: EventBroadcaster<Announcement> { sharedAnnouncements.broadcaster }
 
-    /// Announcement photos, in a directory the app's processes share.
-    var photos: PhotoStore { shared { PhotoStore(directory: photoDirectory) } }
+    /// Announcement photos: JPEG or PNG, up to 2 MiB, the newest 64, in a
+    /// directory the app's processes share.
+    var photos: UploadStore {
+        shared { UploadStore(directory: photoDirectory, types: ["jpg": .jpeg, "png": .png], maxBytes: 2 << 20) }
+    }
+
+    /// Where photos go when the app is given no directory: one per machine,
+    /// so that the processes of a local cluster share it.
+    static var defaultPhotoDirectory: String { UploadLimits.defaultDirectory + "/ribhouse-photos" }
 
     /// The last few announcements heard, for `GET /api/announcements`.
     var recentAnnouncements: RecentAnnouncements { shared { RecentAnnouncements() } }

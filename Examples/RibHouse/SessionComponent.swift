@@ -1,5 +1,4 @@
 import NapkinWeb
-import napkin
 
 /// What the session scope needs from the app: what the napkins of its tabs
 /// need, each declared once by the napkin that uses it.
@@ -26,7 +25,7 @@ final class SessionComponent: Component<any SessionDependency>, LaunchNapkinDepe
     @MainActor var specialsBoard: SharedFragment<[Special]> { dependency.specialsBoard }
     var announcements: EventBroadcaster<Announcement> { dependency.announcements }
     var sharedAnnouncements: SharedEvents<Announcement> { dependency.sharedAnnouncements }
-    var photos: PhotoStore { dependency.photos }
+    var photos: UploadStore { dependency.photos }
     var diners: Presence<Diner> { dependency.diners }
     @MainActor var inTheHouse: SharedFragment<[String: Diner]> { dependency.inTheHouse }
 }

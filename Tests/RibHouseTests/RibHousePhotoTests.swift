@@ -51,40 +51,35 @@ struct RibHousePhotoTests {
         await harness.stop()
     }
 
-    @Test("a type lie, a photo too large or of another type is refused by the form, and nothing is kept")
+    @Test("a type lie, a photo too large or of another type is refused by the form with the rule, and nothing is kept")
     func refusals() async throws {
-        let directory = NSTemporaryDirectory() + "ribhouse-photos-\(UUID().uuidString)"
-        let store = PhotoStore(directory: directory)
+        let harness = try await RibHouseHarness.start(.inProcess, ticking: false)
+        // Rib House's rules, in a directory of this test's own.
+        let rules = harness.ribHouse.component.photos
+        let photos = UploadStore(directory: NSTemporaryDirectory() + "ribhouse-photos-\(UUID().uuidString)", types: rules.types, maxBytes: rules.maxBytes)
+        let announcing = Announcing(announcements: harness.ribHouse.component.sharedAnnouncements, photos: photos)
         let lies = [
-            try Self.upload(Array("<html><script>alert(1)</script></html>".utf8), name: "x.png"),
-            try Self.upload([0xFF, 0xD8, 0xFF, 0xE0] + Self.png, name: "x.png"),
-            try Self.upload(Array("GIF89a....".utf8), name: "x.gif", type: "image/gif"),
-            try Self.upload(Self.png + [UInt8](repeating: 0, count: PhotoStore.maxBytes)),
+            (try Self.upload(Array("<html><script>alert(1)</script></html>".utf8), name: "x.png"), "JPEG or PNG"),
+            (try Self.upload([0xFF, 0xD8, 0xFF, 0xE0] + Self.png, name: "x.png"), "JPEG or PNG"),
+            (try Self.upload(Array("GIF89a....".utf8), name: "x.gif", type: "image/gif"), "JPEG or PNG"),
+            (try Self.upload(Self.png + [UInt8](repeating: 0, count: 2 << 20)), "larger than 2 MiB"),
         ]
-        for lie in lies {
-            #expect(throws: PhotoStore.Invalid.self) { try store.keep(lie) }
+        for (lie, rule) in lies {
+            let error = await #expect(throws: FormError.self) { try await announcing.announce(text: "Look", photo: lie) }
+            #expect(error?.message.contains(rule) == true && error?.field == "photo", "\(String(describing: error))")
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
-        let kept = try store.keep(try Self.upload(Self.png))
-        #expect(store.photo(kept)?.type == "image/png")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: photos.directory).isEmpty)
+        await harness.stop()
     }
 
-    @Test("only ids the store makes are looked up; the oldest photos go past the capacity")
-    func idsAndCapacity() async throws {
-        for id in ["../etc/passwd", "0123456789abcdef0123456789abcdef.html", "0123456789abcdef0123456789abcdef", ".png", "0123456789ABCDEF0123456789ABCDEF.png"] {
-            #expect(PhotoStore.mediaType(of: id) == nil, "\(id)")
-        }
+    @Test("only ids the store makes are served")
+    func onlyKeptIDsAreServed() async throws {
         let harness = try await RibHouseHarness.start(.inProcess, ticking: false)
         let client = harness.client()
         for path in ["/photos/..%2F..%2Fetc%2Fpasswd", "/photos/0123456789abcdef0123456789abcdef.png", "/photos/x"] {
             #expect(try await client.get(path).status == 404, "\(path)")
         }
         await harness.stop()
-
-        let directory = NSTemporaryDirectory() + "ribhouse-photos-\(UUID().uuidString)"
-        let store = PhotoStore(directory: directory, capacity: 3)
-        for _ in 0..<5 { _ = try store.keep(try Self.upload(Self.png)) }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count == 3)
     }
 
     @Test("an announcement from the bus naming a photo that is not an id is refused")

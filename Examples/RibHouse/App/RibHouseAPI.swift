@@ -1,14 +1,12 @@
 import Foundation
-import NapkinHTTP
 import NapkinWeb
-import napkin
 
 /// The JSON routes for curl and programs. They never create a session.
 struct RibHouseAPI: Sendable {
     let pitService: PitService
     let announcements: SharedEvents<Announcement>
     let menu: @Sendable @MainActor () -> Menu
-    let photos: PhotoStore
+    let photos: UploadStore
     let recent: RecentAnnouncements
     /// Anyone may announce, without signing in: ten at once per client
     /// address, then one a second.
@@ -65,12 +63,7 @@ struct RibHouseAPI: Sendable {
         router.get("/api/announcements") { [recent] _ in
             try .json(recent.all.map { Listed(text: $0.text, photo: $0.photoURL) })
         }
-        router.get("/photos/:id") { [photos] request in
-            guard let photo = photos.photo(request.parameters["id"] ?? "") else {
-                throw HTTPError(.notFound, "No such photo.")
-            }
-            return try Self.serve(photo)
-        }
+        photos.serve(at: "/photos", on: &router)
         router.post("/api/announcements") { [announcements, announcing, clientAddress] request in
             if let wait = announcing.admit(clientAddress(request)) { return .tooManyRequests(retryAfter: wait) }
             // JSON only. A form-encoded, text/plain or multipart post is a
@@ -97,21 +90,5 @@ struct RibHouseAPI: Sendable {
             }
             return try .json(Accepted(accepted: true, text: announcement.text), status: .accepted)
         }
-    }
-
-    /// A photo as served: its type from its sniffed content (named by its
-    /// id), never guessed again by the browser, shown inline under no file
-    /// name at all, so nothing the uploader chose reaches the headers.
-    static func serve(_ photo: (path: String, type: String)) throws -> Response {
-        let size = (try? FileManager.default.attributesOfItem(atPath: photo.path)[.size] as? Int) ?? nil
-        guard let size, let region = FileRegion(path: photo.path, length: size) else {
-            throw HTTPError(.notFound, "No such photo.")
-        }
-        var response = Response(status: .ok, body: .file(region))
-        response.headers["Content-Type"] = photo.type
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Content-Disposition"] = "inline"
-        response.headers["Cache-Control"] = "public, max-age=86400, immutable"
-        return response
     }
 }

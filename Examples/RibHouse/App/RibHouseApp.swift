@@ -1,7 +1,5 @@
 import Foundation
-import NapkinHTTP
 import NapkinWeb
-import napkin
 
 /// The whole app, assembled without a socket: `main.swift` serves it, and
 /// tests drive `router` in-process.
@@ -47,7 +45,7 @@ struct RibHouseApp {
         accessLog: Bool = true,
         bus: any MessageBus = LocalBus(),
         leases: any LeaseStore = LocalLeases(),
-        photoDirectory: String = PhotoStore.defaultDirectory
+        photoDirectory: String = AppComponent.defaultPhotoDirectory
     ) -> RibHouseApp {
         let component = AppComponent(
             specialsService: SpecialsService(), pitInterval: pitInterval, bus: bus, leases: leases, photoDirectory: photoDirectory)

@@ -1,5 +1,4 @@
-import NapkinHTTP
-import NapkinStorage
+import NapkinWeb
 
 /// What Rib House adds to napkin's metrics: whether this process holds the
 /// pit's lease, and how many diners are in the house. Both sampled: read

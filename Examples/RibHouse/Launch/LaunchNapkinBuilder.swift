@@ -1,5 +1,4 @@
 import NapkinWeb
-import napkin
 
 /// What the Launch napkin needs: the session's guest, and what its
 /// children need (it passes its dependency on, owning nothing itself).

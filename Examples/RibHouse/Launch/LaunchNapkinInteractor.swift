@@ -1,6 +1,4 @@
-import NapkinHTTP
 import NapkinWeb
-import napkin
 
 /// The auth gate of a session.
 ///

@@ -1,5 +1,4 @@
 import NapkinWeb
-import napkin
 
 /// What the Launch interactor may ask of its router.
 @MainActor

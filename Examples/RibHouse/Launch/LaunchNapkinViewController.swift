@@ -1,6 +1,4 @@
-import NapkinHTTP
 import NapkinWeb
-import napkin
 
 /// A short-lived message on the page.
 struct Toast: Sendable, Equatable, Encodable, Identifiable {

@@ -1,4 +1,3 @@
-import NapkinHTTP
 import NapkinWeb
 
 /// The fields of the announcement form a signed-in guest fills in.

@@ -1,12 +1,11 @@
 import NapkinWeb
-import napkin
 
 /// What LoggedIn needs: the shared pit line, specials board and diners it
 /// shows, the presence it tracks its guest in, the announcements its guest
 /// may make, and what its child needs.
 protocol LoggedInNapkinDependency: PitBoardNapkinDependency {
     var sharedAnnouncements: SharedEvents<Announcement> { get }
-    var photos: PhotoStore { get }
+    var photos: UploadStore { get }
     @MainActor var pitLine: SharedFragment<PitState> { get }
     @MainActor var specialsBoard: SharedFragment<[Special]> { get }
     @MainActor var inTheHouse: SharedFragment<[String: Diner]> { get }

@@ -1,6 +1,4 @@
-import NapkinHTTP
 import NapkinWeb
-import napkin
 
 /// How LoggedIn talks up to its parent.
 protocol LoggedInNapkinListener: AnyObject, Sendable {

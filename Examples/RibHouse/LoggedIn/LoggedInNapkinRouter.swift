@@ -1,5 +1,4 @@
 import NapkinWeb
-import napkin
 
 /// The Pit Board is attached at `/pit` and detached everywhere else, which
 /// ends its subscription to the pit.

@@ -1,5 +1,4 @@
 import NapkinWeb
-import napkin
 
 /// The signed-in screen's state: the guest.
 @MainActor @Observable

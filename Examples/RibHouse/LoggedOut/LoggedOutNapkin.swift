@@ -1,5 +1,4 @@
 import NapkinWeb
-import napkin
 
 /// LoggedOut needs nothing from above: it only reports a name upward.
 protocol LoggedOutNapkinDependency: Dependency {}

@@ -1,5 +1,4 @@
 import NapkinWeb
-import napkin
 
 protocol PitBoardNapkinDependency: Dependency {
     var pitService: PitService { get }

@@ -5,7 +5,7 @@ import NapkinWeb
 /// open browser once and never replayed.
 struct Announcement: Sendable, Equatable, Codable {
     let text: String
-    /// The id of its photo in the ``PhotoStore``, if it has one.
+    /// The id of its photo among the app's photos, if it has one.
     let photo: String?
 
     /// Where its photo is served, if it has one.
@@ -31,7 +31,7 @@ struct Announcement: Sendable, Equatable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let text = try container.decode(String.self, forKey: .text)
         let photo = try container.decodeIfPresent(String.self, forKey: .photo)
-        if let photo, PhotoStore.mediaType(of: photo) == nil {
+        if let photo, !UploadStore.isWellFormedID(photo) {
             throw DecodingError.dataCorruptedError(forKey: .photo, in: container, debugDescription: "not a photo id")
         }
         do {
@@ -43,7 +43,7 @@ struct Announcement: Sendable, Equatable, Codable {
 
     /// An announcement of `text`, trimmed: 1–140 characters, something
     /// visible among them, within ``textLimit``; with the photo `photo`
-    /// (an id of the ``PhotoStore``), if any.
+    /// (an id of the app's photos), if any.
     init(validating text: String, photo: String? = nil) throws(Invalid) {
         self.photo = photo
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

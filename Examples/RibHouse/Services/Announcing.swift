@@ -1,12 +1,10 @@
-import NapkinHTTP
 import NapkinWeb
-import napkin
 
 /// Sends an announcement posted from a page, with its photo kept in the
-/// ``PhotoStore``: checked first, then heard by every process.
+/// app's photos: checked first, then heard by every process.
 struct Announcing: Sendable {
     let announcements: SharedEvents<Announcement>
-    let photos: PhotoStore
+    let photos: UploadStore
 
     /// Announces `text` with `photo`; a broken rule is a ``FormError`` the
     /// page shows by the form.
@@ -19,8 +17,8 @@ struct Announcing: Sendable {
         }
         var id: String?
         if let photo {
-            do { id = try photos.keep(photo) } catch let error as PhotoStore.Invalid {
-                throw FormError(error.description, field: "photo")
+            do { id = try photos.keep(photo) } catch {
+                throw FormError(error == .notAccepted ? "The photo must be a JPEG or PNG image." : error.description, field: "photo")
             }
         }
         let announcement = try Announcement(validating: checked.text, photo: id)

@@ -1,5 +1,4 @@
 import NapkinWeb
-import napkin
 
 /// Who is signed in, for one browser session.
 ///

@@ -1,6 +1,5 @@
 import Foundation
 import NapkinWeb
-import napkin
 
 /// The smokers out back, shared by the whole app — and by every process of
 /// it.
