@@ -309,14 +309,14 @@ struct RibHouseServiceTests {
                 == JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(state))
         }
         let pit = PitService()
-        #expect(pit.currentJSON == (try encoded(await pit.current)))
-        #expect(try sameValue(pit.currentJSON, await pit.current))
+        #expect(pit.json.bytes == (try encoded(await pit.current)))
+        #expect(try sameValue(pit.json.bytes, await pit.current))
         for _ in 0..<5 {
-            let before = pit.currentJSON
+            let before = pit.json.bytes
             await pit.tick()
-            #expect(pit.currentJSON == (try encoded(await pit.current)))
-            #expect(try sameValue(pit.currentJSON, await pit.current))
-            #expect(pit.currentJSON != before, "each tick changes the round, so the bytes")
+            #expect(pit.json.bytes == (try encoded(await pit.current)))
+            #expect(try sameValue(pit.json.bytes, await pit.current))
+            #expect(pit.json.bytes != before, "each tick changes the round, so the bytes")
         }
         for mode in RibHouseHarness.Mode.allCases {
             let harness = try await RibHouseHarness.start(mode, ticking: false)

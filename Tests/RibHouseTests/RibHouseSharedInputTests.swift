@@ -1,4 +1,5 @@
 import Foundation
+import NapkinHTTP
 import Testing
 @testable import RibHouse
 
@@ -30,7 +31,7 @@ struct RibHouseSharedInputTests {
     @Test("a pit off the bus must be a pit: a few smokers, short labels, temperatures in range")
     func pits() throws {
         let opening = PitSimulator.opening()
-        let json = String(decoding: PitService.encode(opening), as: UTF8.self)
+        let json = String(decoding: JSONSnapshot(opening).bytes, as: UTF8.self)
         #expect(decode(PitState.self, json)?.smokers == opening.smokers)
         #expect(decode(PitState.self, json.replacingOccurrences(of: "\"round\":0", with: "\"round\":-1")) == nil)
         #expect(decode(PitState.self, json.replacingOccurrences(of: "Old Bess", with: String(repeating: "B", count: 1_000))) == nil)

@@ -56,9 +56,7 @@ struct RibHouseAPI: Sendable {
         }
         // Encoded once per tick, not per request; with nothing to await it
         // is answered at once, on the server's own thread.
-        let pit: ImmediateHandler = { [pitService] _ in
-            Response(status: .ok, headers: ["Content-Type": "application/json; charset=utf-8"], body: .bytes(pitService.currentJSON))
-        }
+        let pit: ImmediateHandler = { [json = pitService.json] _ in json.response }
         router.get("/api/pit", pit)
         router.get("/api/announcements") { [recent] _ in
             try .json(recent.all.map { Listed(text: $0.text, photo: $0.photoURL) })

@@ -9,12 +9,7 @@ struct Announcing: Sendable {
     /// Announces `text` with `photo`; a broken rule is a ``FormError`` the
     /// page shows by the form.
     func announce(text: String, photo: UploadedFile?) async throws {
-        let checked: Announcement
-        do throws(Announcement.Invalid) {
-            checked = try Announcement(validating: text)
-        } catch {
-            throw FormError(error.description, field: "text")
-        }
+        let checked = try Announcement(formText: text)
         var id: String?
         if let photo {
             do { id = try photos.keep(photo) } catch {

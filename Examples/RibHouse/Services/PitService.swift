@@ -1,4 +1,3 @@
-import Foundation
 import NapkinWeb
 
 /// The smokers out back, shared by the whole app — and by every process of
@@ -15,8 +14,9 @@ actor PitService {
     private let ticking: LeasedWork
     private var simulator: PitSimulator
     private let interval: Duration
-    /// The current pit as JSON, encoded once per change.
-    private nonisolated let json: EncodedPit
+    /// The pit now as `GET /api/pit` sends it: encoded once per tick rather
+    /// than once per request, and read without waiting on the actor.
+    nonisolated let json: JSONSnapshot<PitState>
 
     /// Whether this process holds the pit's lease, and so moves the pit.
     nonisolated var holdsLease: Bool { ticking.isHolding }
@@ -30,38 +30,19 @@ actor PitService {
         self.interval = interval
         self.simulator = simulator
         let opening = PitSimulator.opening()
-        let json = EncodedPit(Self.encode(opening))
+        let json = JSONSnapshot(opening)
         self.json = json
         let ticking = LeasedWork(name: "pit", leases: leases)
         self.ticking = ticking
         // Only the loop's process moves the pit: a pit from anyone else on
         // the bus is dropped.
-        shared = SharedState(channel: "pit", bus: bus, initial: opening, lease: ticking) { state in
-            let encoded = Self.encode(state)
-            json.store(encoded)
-        }
+        shared = SharedState(channel: "pit", bus: bus, initial: opening, lease: ticking) { json.store($0) }
     }
 
     private var pit: StateBroadcaster<PitState> { shared.broadcaster }
 
     /// Whether this process runs the pit's loop now.
     nonisolated var isTicking: Bool { ticking.isHolding }
-
-    /// The pit now as `GET /api/pit` sends it: `JSONEncoder`'s bytes for
-    /// ``current``, encoded once per tick rather than once per request, and
-    /// read without waiting on the actor.
-    nonisolated var currentJSON: [UInt8] {
-        json.current
-    }
-
-    /// `state` as `JSONEncoder` encodes it, keys sorted (so the bytes are
-    /// the same for the same pit: on Linux the default key order varies
-    /// from one encode to the next).
-    static func encode(_ state: PitState) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return (try? Array(encoder.encode(state))) ?? Array("{}".utf8)
-    }
 
     /// The pit now.
     var current: PitState {

@@ -87,9 +87,7 @@ public struct HTTPRouter: HTTPResponder {
     /// which answers at once (an ``ImmediateHandler``).
     ///
     /// ```swift
-    /// router.get("/api/pit") { _ in
-    ///     Response(headers: ["Content-Type": "application/json"], body: .bytes(pit.currentJSON))
-    /// }
+    /// router.get("/api/pit") { _ in pit.json.response }
     /// ```
     public mutating func get(_ pattern: String, _ handler: @escaping ImmediateHandler) { on(.get, pattern, handler) }
     /// Routes `POST` requests matching `pattern` to `handler`, which answers at once.
