@@ -56,6 +56,11 @@ struct ActionTests {
         #expect(wrongToken.status == 403)
         let crossOrigin = try await client.post(form.action, form: form.posting(), headers: ["Origin": "http://evil.example"])
         #expect(crossOrigin.status == 403)
+        // A foreign Origin is refused however many of its own come first.
+        var twoOrigins: HTTPHeaders = ["Host": "napkin.test", "Origin": "http://napkin.test"]
+        twoOrigins.add(name: "Origin", value: "http://evil.example")
+        let hidden = try await client.post(form.action, form: form.posting(), headers: twoOrigins)
+        #expect(hidden.status == 403)
         let unknownFragment = try await client.post(form.action, form: form.posting(["_fragment": "n-999999"]))
         #expect(unknownFragment.status == 404)
         let unknownAction = try await client.post(form.action, form: form.posting(["_action": "launchMissiles"]))
@@ -77,6 +82,9 @@ struct ActionTests {
         #expect(after.headers["Set-Cookie"] == nil)
         #expect(after.text.contains("Count: 0"))
         #expect(try await client.submit(after, button: "Increment").text.contains("Count: 1"))
+        // Its own origin alone is taken: the refusal above was the foreign one's.
+        let sameOrigin = try await client.post(form.action, form: form.posting(), headers: ["Host": "napkin.test", "Origin": "http://napkin.test"])
+        #expect(sameOrigin.status != 403, "\(sameOrigin.status)")
         await testApp.stop()
     }
 
