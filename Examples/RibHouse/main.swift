@@ -11,7 +11,6 @@ await ServeCommand("RibHouse", title: "Rib House", flags: [pitInterval]).run(con
         configuration: setup.configuration,
         publicDirectory: setup.options.publicDirectory ?? RibHouseApp.defaultPublicDirectory(),
         pitInterval: try setup.options.milliseconds(pitInterval.name) ?? .seconds(2),
-        accessLog: setup.options.accessLog,
         bus: setup.bus,
         leases: setup.leases)
 }

@@ -9,7 +9,7 @@ struct Listeners {
     let operations: HTTPServer?
     let dashboard: NapkinDashboard?
 
-    init(options: ServeOptions, setup: ServeSetup, app: some ServedApp) {
+    init(options: ServeOptions, setup: ServeSetup, app: some ServedApp, router: HTTPRouter) {
         var configuration = ServerConfiguration(
             host: options.host, port: options.port,
             // Behind a proxy every connection comes from the proxy's address:
@@ -17,7 +17,7 @@ struct Listeners {
             perIPConnectionLimit: options.trustedProxies.isEmpty ? 256 : 0,
             shutdownGracePeriod: options.drainTimeout)
         configuration.metrics = setup.metrics
-        server = HTTPServer(configuration: configuration, responder: app.router)
+        server = HTTPServer(configuration: configuration, responder: router)
         guard let metrics = setup.metrics, let port = options.metricsPort else {
             operations = nil
             dashboard = nil

@@ -20,7 +20,8 @@ import NapkinWeb
 ///   by default;
 /// - `--public DIR`: the app's static files, as ``ServeSetup/options``
 ///   hands them to the app;
-/// - `--no-access-log`, `--log-format text|json`: the access log;
+/// - `--no-access-log`, `--log-format text|json`: the access log, which
+///   the command puts around the app's router (the app adds none);
 /// - `--new-session-timeout SECONDS`, `--tab-grace SECONDS`: napkin's
 ///   timeouts;
 /// - `--public-origin URL` (or `PUBLIC_ORIGIN`), `--trusted-proxy ADDRESS`
@@ -99,7 +100,7 @@ public struct ServeCommand: Sendable {
         } catch {
             fail(error)
         }
-        let listeners = Listeners(options: options, setup: setup, app: served)
+        let listeners = Listeners(options: options, setup: setup, app: served, router: Self.router(of: served, setup: setup))
         do {
             try listeners.start()
         } catch {
@@ -119,6 +120,15 @@ public struct ServeCommand: Sendable {
         await setup.shutdown()
         // The access log is written in batches: write out the last lines.
         AccessLog.flushStandardError()
+    }
+
+    /// The app's router, inside the access log unless `--no-access-log`.
+    @MainActor static func router(of served: some ServedApp, setup: ServeSetup) -> HTTPRouter {
+        var router = served.router
+        if setup.options.accessLog {
+            router.useOutermost(AccessLog(format: setup.configuration.logFormat, requestIDs: setup.configuration.requestIDs))
+        }
+        return router
     }
 
     private func say(_ message: String) {

@@ -5,7 +5,8 @@ import NapkinWeb
 /// what it starts and stops app-wide.
 @MainActor
 public protocol ServedApp {
-    /// Every route of the app, napkin's included.
+    /// Every route of the app, napkin's included. The command adds the
+    /// access log around it.
     var router: HTTPRouter { get }
     /// The napkin side: drained on SIGTERM, and shown by the dashboard.
     var app: NapkinApp { get }

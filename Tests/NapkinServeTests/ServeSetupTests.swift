@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Serve setup", .timeLimit(.minutes(1)))
 struct ServeSetupTests {
-    static func setup(_ arguments: [String], environment: [String: String] = [:]) throws -> ServeSetup {
+    nonisolated static func setup(_ arguments: [String], environment: [String: String] = [:]) throws -> ServeSetup {
         ServeSetup(options: try ServeOptions(arguments: arguments, environment: environment), configuration: NapkinConfiguration())
     }
 
@@ -50,5 +50,35 @@ struct ServeSetupTests {
         let password = try Self.setup([], environment: ["REDIS_URL": "redis://:secret@127.0.0.1:1"])
         #expect(password.redisWarning == nil)
         await password.shutdown()
+    }
+}
+
+@Suite("Serve command: the access log", .timeLimit(.minutes(1)))
+@MainActor
+struct ServeAccessLogTests {
+    struct Plain: ServedApp {
+        let app = NapkinApp(component: EmptyComponent(), configuration: NapkinConfiguration()) { _ in PlainRouter() }
+        var router: HTTPRouter {
+            var router = HTTPRouter()
+            router.get("/hello") { _ in .text("hello") }
+            return router
+        }
+    }
+
+    final class PlainRouter: LaunchRouter<PlainInteractor, PlainView> {
+        init() { super.init(interactor: PlainInteractor(), viewController: PlainView()) }
+    }
+    final actor PlainInteractor: Interactable {}
+    final class PlainView: WebViewController {}
+
+    @Test("the command puts the access log around the app's router, and --no-access-log leaves it out")
+    func accessLogAroundTheApp() async throws {
+        let request = Request(method: .get, target: "/hello")
+        let logged = ServeCommand.router(of: Plain(), setup: try ServeSetupTests.setup(["--log-format", "json"]))
+        let answer = try await logged.respond(to: request)
+        #expect(answer.status == .ok && answer.headers["X-Request-ID"] != nil)
+        let quiet = ServeCommand.router(of: Plain(), setup: try ServeSetupTests.setup(["--no-access-log"]))
+        let plain = try await quiet.respond(to: request)
+        #expect(plain.status == .ok && plain.headers["X-Request-ID"] == nil)
     }
 }

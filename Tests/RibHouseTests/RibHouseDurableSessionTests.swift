@@ -15,7 +15,7 @@ struct RibHouseDurableSessionTests {
     static func house(_ records: any SessionRecordStore) -> RibHouseApp {
         var configuration = RibHouseHarness.configuration
         configuration.sessionRecords = records
-        return RibHouseApp.make(configuration: configuration, pitInterval: RibHouseHarness.pitInterval, accessLog: false)
+        return RibHouseApp.make(configuration: configuration, pitInterval: RibHouseHarness.pitInterval)
     }
 
     /// A browser of `house` holding `cookie`.

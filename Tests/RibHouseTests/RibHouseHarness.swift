@@ -41,7 +41,7 @@ final class RibHouseHarness {
     /// `ticking` the pit's loop runs; without, only `tick()` moves the pit.
     static func start(_ mode: Mode, ticking: Bool = true) async throws -> RibHouseHarness {
         let harness = RibHouseHarness(ribHouse: RibHouseApp.make(
-            configuration: configuration, publicDirectory: nil, pitInterval: pitInterval, accessLog: false))
+            configuration: configuration, publicDirectory: nil, pitInterval: pitInterval))
         if mode == .live {
             let server = HTTPServer(configuration: ServerConfiguration(port: 0), responder: harness.ribHouse.router)
             try server.start()

@@ -102,7 +102,7 @@ struct RibHouseInTheHouseTests {
 
     @Test("a full house names the first diners and counts the rest")
     func fullHouse() async throws {
-        let ribHouse = RibHouseApp.make(publicDirectory: nil, accessLog: false)
+        let ribHouse = RibHouseApp.make(publicDirectory: nil)
         let shown = AppComponent.inTheHouseShown
         let names = (0..<shown + 3).map { String(format: "Guest %02d", $0) }
         ribHouse.component.inTheHouse.update(Dictionary(uniqueKeysWithValues: names.map { ($0, Diner(name: $0)) }))
@@ -117,9 +117,9 @@ struct RibHouseInTheHouseTests {
         let bus = LocalBus()
         let leases = LocalLeases()
         let one = RibHouseApp.make(
-            configuration: RibHouseHarness.configuration, pitInterval: RibHouseHarness.pitInterval, accessLog: false, bus: bus, leases: leases)
+            configuration: RibHouseHarness.configuration, pitInterval: RibHouseHarness.pitInterval, bus: bus, leases: leases)
         let two = RibHouseApp.make(
-            configuration: RibHouseHarness.configuration, pitInterval: RibHouseHarness.pitInterval, accessLog: false, bus: bus, leases: leases)
+            configuration: RibHouseHarness.configuration, pitInterval: RibHouseHarness.pitInterval, bus: bus, leases: leases)
         await one.start()
         await two.start()
         let bo = TestClient(inProcess: two.router)

@@ -35,7 +35,7 @@ import Testing
         let appRegistry = MetricsRegistry()
         var configuration = RibHouseApp.configuration
         configuration.metrics = appRegistry
-        _ = RibHouseApp.make(configuration: configuration, accessLog: false)
+        _ = RibHouseApp.make(configuration: configuration)
         #expect(appRegistry.currentSnapshot().value("napkin_presence_entries", ["topic": "diners"]) == 0)
     }
 }

@@ -9,7 +9,7 @@ import Testing
 struct RibHouseTutorialTests {
     @Test("a guest signs in, opens the Pit Board and sees the next tick live")
     func signInAndWatchThePit() async throws {
-        let ribHouse = RibHouseApp.make(publicDirectory: nil, accessLog: false)
+        let ribHouse = RibHouseApp.make(publicDirectory: nil)
         let guest = TestClient(inProcess: ribHouse.router)
 
         let welcome = try await guest.get("/")

@@ -34,15 +34,13 @@ struct RibHouseApp {
 
     /// Builds the app. `publicDirectory` is where the CSS and icons are
     /// (napkin serves its own script); `pitInterval` is how often the pit
-    /// moves; the access log gives requests ids and writes the
-    /// configuration's log format; `bus` and `leases` connect it to its
+    /// moves; `bus` and `leases` connect it to its
     /// other processes (none by default); announcement photos go to
     /// `photoDirectory`, which the processes must share.
     static func make(
         configuration: NapkinConfiguration = RibHouseApp.configuration,
         publicDirectory: String? = nil,
         pitInterval: Duration = .seconds(2),
-        accessLog: Bool = true,
         bus: any MessageBus = LocalBus(),
         leases: any LeaseStore = LocalLeases(),
         photoDirectory: String = AppComponent.defaultPhotoDirectory
@@ -55,7 +53,6 @@ struct RibHouseApp {
             await LaunchNapkinBuilder(dependency: session).build()
         }
         var router = HTTPRouter()
-        if accessLog { router.use(AccessLog(format: configuration.logFormat, requestIDs: configuration.requestIDs)) }
         RibHouseAPI(component: component, configuration: configuration).register(on: &router)
         app.mount(on: &router, publicDirectory: publicDirectory)
         if let metrics = configuration.metrics { RibHouseMetrics.register(in: metrics, pit: component.pitService, diners: component.diners) }

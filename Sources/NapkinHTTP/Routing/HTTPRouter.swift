@@ -120,6 +120,13 @@ public struct HTTPRouter: HTTPResponder {
         rebuild()
     }
 
+    /// Adds middleware outside all the router has: for what wraps an app
+    /// from outside it, such as the access log a serving command adds.
+    package mutating func useOutermost(_ middleware: any Middleware) {
+        self.middleware.insert(middleware, at: 0)
+        rebuild()
+    }
+
     /// Answers paths no route matches (for example ``StaticFiles``); without one they get 404.
     public mutating func fallback(_ responder: any HTTPResponder) {
         fallbackResponder = responder
