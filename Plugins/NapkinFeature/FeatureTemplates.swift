@@ -23,6 +23,8 @@ extension Names {
         }
         var imports: [String] = []
         for part in parts { imports += part.imports.filter { !imports.contains($0) } }
+        // NapkinWeb brings napkin with it.
+        if imports.contains("NapkinWeb") { imports.removeAll { $0 == "napkin" } }
         return [("\(prefix).swift", imports.map { "import \($0)\n" }.joined() + "\n" + parts.map(\.text).joined(separator: "\n"))]
     }
 
@@ -60,7 +62,7 @@ extension Names {
             }
 
             """),
-            Part(kind: "ViewController", imports: ["NapkinWeb", "napkin"], text: #"""
+            Part(kind: "ViewController", imports: ["NapkinWeb"], text: #"""
             /// \#(name)'s state: when it changes, napkin re-renders the view and patches the page.
             @MainActor @Observable
             final class \#(prefix)Presenter: Presentable, StatePresenting {

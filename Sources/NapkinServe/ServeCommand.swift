@@ -11,7 +11,7 @@ import NapkinWeb
 /// import NapkinServe
 ///
 /// await ServeCommand("Smokehouse").run(configuration: Smokehouse.configuration) { setup in
-///     Smokehouse(setup)
+///     Smokehouse(configuration: setup.configuration)
 /// }
 /// ```
 ///

@@ -1,7 +1,6 @@
 // Article:begin "GettingStarted.md", Swift block 2 — a faithful copy: lines marked `// wrapper` are not in the article.
-import NapkinHTTP
+import NapkinServe
 import NapkinWeb
-import napkin
 
 /// The app-wide scope: one for the whole app, where shared services live.
 /// It gives each napkin what its dependency protocol asks for.
@@ -32,17 +31,22 @@ final class HomeRouter: LaunchRouter<HomeInteractor, HomeView> {
     }
 }
 
-/// Every route of the app: napkin's pages, event streams, form actions and
-/// client script, and a health check of the app's own.
+/// The app: napkin's pages, event streams, form actions and client script
+/// on one router, with a health check of the app's own.
 @MainActor
-func makeRouter() -> HTTPRouter {
-    let configuration = NapkinConfiguration(layout: PageLayout(title: "Smokehouse"))
-    let app = NapkinApp(component: AppComponent(), configuration: configuration) { component in
-        HomeRouter(component: component)
+struct Smokehouse: ServedApp {
+    static let configuration = NapkinConfiguration(layout: PageLayout(title: "Smokehouse"))
+    let app: NapkinApp
+    let router: HTTPRouter
+
+    init(configuration: NapkinConfiguration = Smokehouse.configuration) {
+        app = NapkinApp(component: AppComponent(), configuration: configuration) { component in
+            HomeRouter(component: component)
+        }
+        var router = HTTPRouter()
+        router.get("/health") { _ in .text("ok") }
+        app.mount(on: &router)
+        self.router = router
     }
-    var router = HTTPRouter()
-    router.get("/health") { _ in .text("ok") }
-    app.mount(on: &router)
-    return router
 }
 // Article:end

@@ -1,10 +1,10 @@
-// What `swift package --allow-writing-to-package-directory napkin-feature Counter` writes
-// into the executable target of Getting started (its three files, one after
-// another), which GettingStartedApp.swift attaches. The test the generator writes
-// beside them, CounterNapkinTests.swift, is left out: scripts/generator-check
-// builds and runs the generated tests.
+// What `swift package --allow-writing-to-package-directory napkin-feature Counter`
+// writes into the executable target of Getting started, CounterNapkin.swift,
+// which GettingStartedApp.swift attaches. The test the generator writes beside
+// it, CounterNapkinTests.swift, is left out: scripts/generator-check builds and
+// runs the generated tests.
 
-import napkin
+import NapkinWeb
 
 /// What Counter needs from its parent's component: nothing yet. Add the
 /// services it uses here, and hand them to the interactor in `build()`.
@@ -20,8 +20,6 @@ final class CounterNapkinBuilder: Builder<any CounterNapkinDependency>, @uncheck
     }
 }
 
-import napkin
-
 /// Counter's logic, off the main actor: it counts, and presents the count.
 final actor CounterNapkinInteractor: PresentableInteractable {
     nonisolated let presenter: CounterNapkinPresenter
@@ -34,9 +32,6 @@ final actor CounterNapkinInteractor: PresentableInteractable {
         await presenter.present(count: count)
     }
 }
-
-import NapkinWeb
-import napkin
 
 /// Counter's state: when it changes, napkin re-renders the view and patches the page.
 @MainActor @Observable

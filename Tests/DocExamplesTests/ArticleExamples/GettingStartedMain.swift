@@ -1,10 +1,11 @@
 // Article:begin "GettingStarted.md", Swift block 3 — a faithful copy: lines marked `// wrapper` are not in the article.
-import NapkinHTTP
+import NapkinServe
 
 @MainActor // wrapper
-func serveSmokehouse() async throws { // wrapper
-    let server = HTTPServer(configuration: ServerConfiguration(port: 8080), responder: makeRouter())
+func serveSmokehouse() async { // wrapper
     // Serves until SIGINT or SIGTERM, then lets the requests in flight finish.
-    try await server.runUntilSignalled()
+    await ServeCommand("Smokehouse").run(configuration: Smokehouse.configuration) { setup in
+        Smokehouse(configuration: setup.configuration)
+    }
 } // wrapper
 // Article:end

@@ -7,7 +7,7 @@ import Testing // wrapper
 struct SmokehouseTests {
     @Test("the home page shows the counter, and Increment counts")
     func increment() async throws {
-        let client = TestClient(inProcess: makeRouter())
+        let client = TestClient(inProcess: Smokehouse().router)
         let page = try await client.get("/")
         #expect(page.text.contains("<h1>Smokehouse</h1>"))
         #expect(page.text.contains("Count: 0"))
@@ -19,7 +19,7 @@ struct SmokehouseTests {
 
     @Test("with napkin's client, the open page is patched")
     func patch() async throws {
-        let client = TestClient(inProcess: makeRouter())
+        let client = TestClient(inProcess: Smokehouse().router)
         let page = try await client.get("/")
         let stream = try await client.events()
         // A new stream starts with the whole page.

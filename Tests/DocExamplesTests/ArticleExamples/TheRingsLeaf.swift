@@ -8,7 +8,6 @@ actor Thermometer {
 }
 
 import NapkinWeb
-import napkin
 
 /// What a gauge needs from its parent's component.
 protocol GaugeDependency: Dependency {
