@@ -43,6 +43,23 @@ public actor StateBroadcaster<Value: Sendable> {
         fanOut.broadcast(newValue, waiter: nil)
     }
 
+    /// Changes the value in place with `change` and offers the result to
+    /// every subscriber, in one step: no other change lands between the
+    /// read and the write, as it could between awaiting ``value`` and
+    /// calling ``send(_:)``. Returns the new value. A `change` that throws
+    /// changes nothing.
+    ///
+    /// ```swift
+    /// await entries.update { $0.append(entry) }
+    /// ```
+    @discardableResult
+    public func update(_ change: @Sendable (inout Value) throws -> Void) rethrows -> Value {
+        var changed = value
+        try change(&changed)
+        send(changed)
+        return changed
+    }
+
     /// Sets the value and returns once every current subscriber has
     /// processed it and come back for the next one — or after `timeout`
     /// (the broadcaster's `deliveryTimeout` when `nil`), reporting the stall.

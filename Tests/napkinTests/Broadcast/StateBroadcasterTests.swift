@@ -13,6 +13,23 @@ struct StateBroadcasterTests {
         #expect(await iterator.next() == "c")
     }
 
+    @Test("update changes the value in place as one step: 200 racing appends keep every one, and a throwing change keeps none")
+    func updateIsOneStep() async throws {
+        struct Refused: Error {}
+        let broadcaster = StateBroadcaster<[Int]>([])
+        var iterator = await broadcaster.subscribe().makeAsyncIterator()
+        #expect(await iterator.next() == [])
+        await withTaskGroup(of: Void.self) { group in
+            for number in 0..<200 { group.addTask { await broadcaster.update { $0.append(number) } } }
+        }
+        #expect(await broadcaster.value.sorted() == Array(0..<200))
+        // The subscriber is offered the latest list.
+        #expect(await iterator.next()?.count == 200)
+        await #expect(throws: Refused.self) { try await broadcaster.update { _ in throw Refused() } }
+        #expect(await broadcaster.value.count == 200)
+        #expect(await broadcaster.update { $0 = [7] } == [7])
+    }
+
     @Test("one send fans out to every subscriber, each with its own sequence")
     func fanOut() async {
         let broadcaster = StateBroadcaster(0)
