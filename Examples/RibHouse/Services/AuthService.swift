@@ -16,30 +16,25 @@ protocol AuthService: Sendable {
     func userStream() async -> Subscription<User?>
 }
 
-/// The smokehouse's auth service: no passwords, a name is enough. A
-/// `StateBroadcaster` is napkin's `CurrentValueSubject`: it replays the
-/// current user to each new subscriber and fans every change out. The user
-/// is also kept in the session's values, written through before the change
-/// is announced, so a restart (or another process) starts from it.
+/// The smokehouse's auth service: no passwords, a name is enough. Who is
+/// signed in is session state: kept in the session's record, written
+/// through before the change is announced, so a restart (or another
+/// process) starts from it, and replayed to each new subscriber.
 actor BarbecueAuthService: AuthService {
-    private let values: SessionValues
-    private let user: StateBroadcaster<User?>
+    private let user: SessionState<User>
 
     init(values: SessionValues) {
-        self.values = values
-        user = StateBroadcaster(values.value(for: .user))
+        user = SessionState(.user, in: values)
     }
 
     func login(name: String) async throws -> User {
         let signedIn = User(name: try LoginError.validate(name: name), barbecueFoods: User.barbecueFoods)
-        try await values.set(.user, to: signedIn)
-        await user.send(signedIn)
+        try await user.set(signedIn)
         return signedIn
     }
 
     func logout() async throws {
-        try await values.set(.user, to: nil)
-        await user.send(nil)
+        try await user.set(nil)
     }
 
     func userStream() async -> Subscription<User?> {

@@ -5,6 +5,8 @@ import napkin
 /// A session's typed values, kept in its ``SessionRecord``: what a
 /// session-scoped service reads when a session's scope is built — in this
 /// process or, after a restart, in another — and writes through on change.
+/// A value the session's napkins follow live is a ``SessionState``, which
+/// does what this example does.
 ///
 /// ```swift
 /// actor AuthService {
