@@ -57,8 +57,11 @@ public struct ServeOptions: Sendable, Equatable {
         /// The sentence, as the command prints it before the usage.
         public let description: String
 
-        /// A refusal that reads `description`.
-        public init(_ description: String) { self.description = description }
+        /// A refusal that reads `description`, cut to a line: it may quote
+        /// a value as long as the command line.
+        public init(_ description: String) {
+            self.description = description.count > 160 ? description.prefix(160) + "…" : description
+        }
     }
 
     /// Reads `arguments` (without the program's name) and `environment`;

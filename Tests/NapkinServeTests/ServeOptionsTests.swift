@@ -117,5 +117,11 @@ struct ServeAppFlagTests {
         #expect(lines.contains { $0.hasPrefix("  --redis URL") })
         #expect(throws: ServeOptions.Invalid("unknown option --bogus")) { try ServeOptions(arguments: ["--bogus"], environment: [:]) }
         #expect(try ServeOptions(arguments: ["-h"], environment: [:]).showHelp)
+        // A value as long as the command line is quoted a line of it.
+        let long = String(repeating: "a", count: 100_000)
+        for arguments in [[long], ["--port", long], ["--public-origin", long]] {
+            let error = #expect(throws: ServeOptions.Invalid.self) { try ServeOptions(arguments: arguments, environment: [:]) }
+            #expect((error?.description.count ?? .max) <= 161 && error?.description.hasSuffix("a…") == true)
+        }
     }
 }
