@@ -18,8 +18,8 @@ import NapkinWeb
 /// napkin's flags, also listed by `--help`:
 /// - `--host H`, `--port P` (or `PORT`): where to listen, `127.0.0.1:8080`
 ///   by default;
-/// - `--public DIR`: the app's static files, as ``ServeSetup/options``
-///   hands them to the app;
+/// - `--public DIR`: where the app's static files are
+///   (``ServeOptions/publicDirectory``, for the app to mount);
 /// - `--no-access-log`, `--log-format text|json`: the access log, which
 ///   the command puts around the app's router (the app adds none);
 /// - `--new-session-timeout SECONDS`, `--tab-grace SECONDS`: napkin's
