@@ -8,9 +8,14 @@
 filter   copies MODULE's symbol graphs (MODULE.symbols.json and the graphs of
          its extensions to other modules, MODULE@Other.symbols.json) from the
          compiler's output to OUT_DIR, keeping only symbols MODULE declares:
-         napkin re-exports Observation (`@_exported import`), and the compiler
-         puts a re-exported module's symbols in the graph too, where DocC
-         would show them as napkin's own.
+         napkin re-exports Observation and NapkinWeb re-exports napkin
+         (`@_exported import`), and the compiler puts a re-exported module's
+         symbols in the graph too, where DocC would show them as the
+         module's own. It also puts there what MODULE adds to a re-exported
+         module's types, without the extension blocks it writes for any
+         other module: filter moves those members to MODULE@Other.symbols.json
+         under an extension block made as the compiler makes one (its
+         documentation read from the `extension` declaration's comment).
 
 report   reads what `docc convert` wrote for each module under
          DIR/<module>.diagnostics.json and DIR/<module>.doccarchive: prints
@@ -52,6 +57,7 @@ def filter_graphs(raw, module, out):
     with open(main) as f:
         graph = json.load(f)
     own = usr_prefix(module)
+    extensions = reexported_extensions(graph, module)
     dropped = {s["identifier"]["precise"] for s in graph["symbols"] if not s["identifier"]["precise"].startswith(own)}
     graph["symbols"] = [s for s in graph["symbols"] if s["identifier"]["precise"] not in dropped]
     graph["relationships"] = [
@@ -61,8 +67,83 @@ def filter_graphs(raw, module, out):
         json.dump(graph, f)
     for extension in glob.glob(os.path.join(raw, module + "@*.symbols.json")):
         shutil.copy(extension, out)
+    for extended, (symbols, relationships) in extensions.items():
+        target = os.path.join(out, "%s@%s.symbols.json" % (module, extended))
+        if os.path.exists(target):
+            sys.exit("docs: %s extends %s both re-exported and not" % (module, extended))
+        with open(target, "w") as f:
+            json.dump({"metadata": graph["metadata"], "module": graph["module"],
+                       "symbols": symbols, "relationships": relationships}, f)
     if dropped:
         print("docs: %s: left out %d re-exported symbols of other modules" % (module, len(dropped)))
+
+
+def reexported_extensions(graph, module):
+    """What `module`'s own sources add to the types of a module it
+    re-exports, found in its graph as members of another module's type:
+    {extended module: (symbols, relationships)}, with one extension block
+    per extended type and file, as the compiler writes for other modules."""
+    own = usr_prefix(module)
+    parents = {r["source"]: r for r in graph["relationships"] if r["kind"] == "memberOf"}
+    blocks = {}
+    for symbol in graph["symbols"]:
+        precise = symbol["identifier"]["precise"]
+        extended = symbol.get("swiftExtension", {}).get("extendedModule")
+        uri = symbol.get("location", {}).get("uri", "")
+        if precise.startswith(own) or not extended or extended == module or "/Sources/%s/" % module not in uri:
+            continue
+        parent = parents.get(precise)
+        if parent is None:
+            continue
+        key = (extended, parent["target"], uri)
+        blocks.setdefault(key, {"parent": parent, "members": [], "type": symbol["pathComponents"][0],
+                                "typeKind": symbol["swiftExtension"].get("typeKind")})
+        blocks[key]["members"].append(symbol)
+    result = {}
+    for (extended, type_usr, uri), block in blocks.items():
+        symbols, relationships = result.setdefault(extended, ([], []))
+        name = block["type"]
+        line, comment = extension_declaration(uri, name, min(m["location"]["position"]["line"] for m in block["members"]))
+        identifier = "s:e:" + block["members"][0]["identifier"]["precise"]
+        reference = {"kind": "typeIdentifier", "spelling": name, "preciseIdentifier": type_usr}
+        fragments = [{"kind": "keyword", "spelling": "extension"}, {"kind": "text", "spelling": " "}, reference]
+        extension = {
+            "kind": {"identifier": "swift.extension", "displayName": "Extension"},
+            "identifier": {"precise": identifier, "interfaceLanguage": "swift"},
+            "pathComponents": [name],
+            "names": {"title": name, "navigator": [{"kind": "identifier", "spelling": name}], "subHeading": fragments},
+            "swiftExtension": {"extendedModule": extended, "typeKind": block["typeKind"]},
+            "declarationFragments": fragments,
+            "accessLevel": "public",
+            "location": {"uri": uri, "position": {"line": line, "character": 0}},
+        }
+        if comment:
+            extension["docComment"] = {"uri": uri, "module": graph["module"]["name"], "lines": [{"text": text} for text in comment]}
+        symbols.append(extension)
+        relationships.append({"kind": "extensionTo", "source": identifier, "target": type_usr,
+                              "targetFallback": block["parent"].get("targetFallback", extended + "." + name)})
+        for member in block["members"]:
+            symbols.append(member)
+            relationships.append({"kind": "memberOf", "source": member["identifier"]["precise"], "target": identifier,
+                                  "targetFallback": extended + "." + name})
+    return result
+
+
+def extension_declaration(uri, name, before):
+    """The line (from 0) of the last `extension <name>` in the file at `uri`
+    before line `before`, and the `///` comment above it."""
+    path = uri[len("file://"):] if uri.startswith("file://") else uri
+    with open(path) as f:
+        lines = f.read().split("\n")
+    pattern = re.compile(r"^\s*(public\s+)?extension\s+%s\b" % re.escape(name))
+    declared = max((i for i in range(min(before, len(lines))) if pattern.match(lines[i])), default=0)
+    comment = []
+    above = declared - 1
+    while above >= 0 and lines[above].strip().startswith("///"):
+        text = lines[above].strip()[3:]
+        comment.insert(0, text[1:] if text.startswith(" ") else text)
+        above -= 1
+    return declared, comment
 
 
 # ---------------------------------------------------------------------------
