@@ -1,5 +1,5 @@
 /// What a ``RedisClient`` has done since it was made, for an app's metrics
-/// (Rib House reports them as `napkin_redis_*` counters).
+/// (NapkinServe reports them as `napkin_redis_*` counters).
 public struct RedisStatistics: Sendable, Equatable {
     /// Commands sent (round trips asked for), whatever their outcome.
     public let commands: Int

@@ -26,8 +26,7 @@ struct Listeners {
         // The dashboard lists the cluster's processes, found on the bus.
         let dashboard = NapkinDashboard(observing: app.app, bus: setup.bus, metrics: metrics)
         var router = HTTPRouter()
-        let endpoint = MetricsEndpoint(registry: metrics, token: options.metricsToken)
-        router.get(endpoint.path) { request in try await endpoint.respond(to: request) }
+        MetricsEndpoint(registry: metrics, token: options.metricsToken).mount(on: &router)
         dashboard.mount(on: &router, token: options.metricsToken)
         operations = MetricsEndpoint.listener(host: options.metricsHost, port: port, serving: router)
         self.dashboard = dashboard

@@ -41,9 +41,6 @@ actor PitService {
 
     private var pit: StateBroadcaster<PitState> { shared.broadcaster }
 
-    /// Whether this process runs the pit's loop now.
-    nonisolated var isTicking: Bool { ticking.isHolding }
-
     /// The pit now.
     var current: PitState {
         get async { await pit.value }

@@ -12,8 +12,7 @@
 /// let metrics = MetricsRegistry()
 /// try MetricsEndpoint(registry: metrics).listener(port: 9464).start()
 /// // or, on the app's own router:
-/// let endpoint = MetricsEndpoint(registry: metrics, token: secret)
-/// router.get(endpoint.path) { request in try await endpoint.respond(to: request) }
+/// MetricsEndpoint(registry: metrics, token: secret).mount(on: &router)
 /// ```
 public struct MetricsEndpoint: HTTPResponder {
     /// The registry served.
@@ -58,6 +57,12 @@ public struct MetricsEndpoint: HTTPResponder {
             response.headers["Cache-Control"] = "no-store"
             return response
         }
+    }
+
+    /// Routes `GET` (and `HEAD`) of ``path`` on `router` to this endpoint,
+    /// beside the router's other routes.
+    public func mount(on router: inout HTTPRouter) {
+        router.get(path) { [self] request in try await respond(to: request) }
     }
 
     /// Whether `request` carries the token (always, when there is none).

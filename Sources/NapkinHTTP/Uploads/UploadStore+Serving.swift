@@ -15,12 +15,13 @@ extension UploadStore {
     /// the browser, shown inline under no file name at all, and cached for
     /// good, since an id never names another file.
     public func response(for id: String) -> Response? {
-        guard let file = file(id),
-            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil,
-            let region = FileRegion(path: file.path, length: size)
+        let path = directory + "/" + id
+        guard let type = type(of: id),
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil,
+            let region = FileRegion(path: path, length: size)
         else { return nil }
         var response = Response(status: .ok, body: .file(region))
-        response.headers["Content-Type"] = file.type.mediaType
+        response.headers["Content-Type"] = type.mediaType
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Content-Disposition"] = "inline"
         response.headers["Cache-Control"] = "public, max-age=86400, immutable"

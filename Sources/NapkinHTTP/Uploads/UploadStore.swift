@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Napkin) import NapkinSupport
 
 /// Uploaded files kept to be served back, such as photos or avatars: each
 /// checked against the types it may be, named by a random id and the
@@ -26,7 +27,7 @@ public final class UploadStore: Sendable {
     /// The most files kept: adding one past it removes the oldest.
     public let capacity: Int
     /// Serializes adding and trimming in this process.
-    private let lock = NSLock()
+    private let adding = Locked(())
 
     /// Why a file was not kept. Its description is a sentence for the
     /// person who sent the file; an app may word its own.
@@ -71,21 +72,13 @@ public final class UploadStore: Sendable {
             let fileExtension = types.first(where: { $0.value == type })?.key
         else { throw .notAccepted }
         let id = Self.randomName() + "." + fileExtension
-        let kept = lock.withLock {
+        let kept = adding.withLock { _ in
             guard (try? file.move(to: directory + "/" + id)) != nil else { return false }
             trim()
             return true
         }
         guard kept else { throw .notKept }
         return id
-    }
-
-    /// The path and media type of the file `id`; `nil` for an id this store
-    /// does not make, or a file gone.
-    public func file(_ id: String) -> (path: String, type: FileType)? {
-        guard let type = type(of: id) else { return nil }
-        let path = directory + "/" + id
-        return FileManager.default.fileExists(atPath: path) ? (path, type) : nil
     }
 
     /// The type the id `id` names, or `nil` for an id this store does not

@@ -10,8 +10,7 @@ extension NapkinApp {
             await self?.copyCounts()
         }
         if let token = configuration.metricsToken {
-            let endpoint = MetricsEndpoint(registry: registry, token: token)
-            router.get(endpoint.path) { request in try await endpoint.respond(to: request) }
+            MetricsEndpoint(registry: registry, token: token).mount(on: &router)
         }
     }
 

@@ -7,8 +7,7 @@ enum DashboardExample { // wrapper
     static func serve(app: NapkinApp, bus: any MessageBus, metrics: MetricsRegistry, token: String?) throws -> NapkinDashboard { // wrapper
 let dashboard = NapkinDashboard(observing: app, bus: bus, metrics: metrics)
 var operations = HTTPRouter()
-let endpoint = MetricsEndpoint(registry: metrics, token: token)
-operations.get(endpoint.path) { request in try await endpoint.respond(to: request) }
+MetricsEndpoint(registry: metrics, token: token).mount(on: &operations)
 dashboard.mount(on: &operations, token: token)
 try MetricsEndpoint.listener(port: 9464, serving: operations).start()
         return dashboard // wrapper

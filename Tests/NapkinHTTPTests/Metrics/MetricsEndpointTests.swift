@@ -33,6 +33,17 @@ import Testing
         #expect(try await endpoint.respond(to: Request(method: .get, target: "/metrics")).status.code == 200)
     }
 
+    @Test("mounted on a router beside other routes, it answers its path, and only to the token")
+    func mountedOnARouter() async throws {
+        var router = HTTPRouter()
+        router.get("/hello") { _ in .text("hello") }
+        MetricsEndpoint(registry: MetricsRegistry(), token: "s3cret-s3cret-s3cret").mount(on: &router)
+        #expect(try await router.respond(to: Request(method: .get, target: "/metrics")).status.code == 401)
+        let bearing: HTTPHeaders = ["Authorization": "Bearer s3cret-s3cret-s3cret"]
+        #expect(try await router.respond(to: Request(method: .get, target: "/metrics", headers: bearing)).status.code == 200)
+        #expect(try await router.respond(to: Request(method: .get, target: "/hello")).status.code == 200)
+    }
+
     @Test("its own listener serves the metrics on the loopback address, and counts its server's connections")
     func listener() async throws {
         let registry = MetricsRegistry()
