@@ -12,36 +12,19 @@ import Testing
 struct RibHouseToastTests {
     struct Text: Encodable { let text: String }
 
-    @Test("the presenter keeps the newest three toasts; the oldest leave first")
-    func presenterKeepsTheNewestThree() {
-        let presenter = LaunchNapkinPresenter()
-        for id in 1...5 {
-            presenter.present(toast: Toast(id: id, text: "Toast \(id)"))
-            #expect(presenter.toasts.count == min(id, 3))
-        }
-        #expect(presenter.toasts.map(\.id) == [3, 4, 5])
-        presenter.dismissToast(id: 4)
-        #expect(presenter.toasts.map(\.id) == [3, 5])
-        presenter.present(toast: Toast(id: 6, text: "Toast 6"))
-        #expect(presenter.toasts.map(\.id) == [3, 5, 6])
-    }
-
-    @Test("a burst keeps at most three expiry timers in the session; closing a toast ends its timer")
-    func interactorKeepsAFewTimers() async throws {
+    @Test("the interactor shows each announcement as a toast, the newest three; closing one takes it off")
+    func announcementsBecomeToasts() async throws {
         let presenter = LaunchNapkinPresenter()
         let interactor = LaunchNapkinInteractor(presenter: presenter, authService: BarbecueAuthService(values: SessionValues()))
         await interactor.activate()
-        let idle = interactor.lifecycle.boundTaskCount
-        for n in 1...7 {
+        for n in 1...5 {
             await interactor.announcementsDidReceive(try Announcement(validating: "Round \(n) is up"))
-            #expect(interactor.lifecycle.boundTaskCount - idle <= 3, "after announcement \(n)")
         }
-        #expect(presenter.toasts.map(\.text) == ["Round 5 is up", "Round 6 is up", "Round 7 is up"])
-        await interactor.didDismissToast(id: 6)
-        #expect(interactor.lifecycle.boundTaskCount - idle == 2)
-        #expect(presenter.toasts.map(\.id) == [5, 7])
+        #expect(presenter.toasts.shown.map(\.content.text) == ["Round 3 is up", "Round 4 is up", "Round 5 is up"])
+        await interactor.didDismissToast(presenter.toasts.shown[1].id)
+        await interactor.didDismissToast(nil)
+        #expect(presenter.toasts.shown.map(\.content.text) == ["Round 3 is up", "Round 5 is up"])
         await interactor.deactivate()
-        #expect(interactor.lifecycle.boundTaskCount == 0)
     }
 
     @Test("a burst of announcements leaves three toasts on the page, the newest", arguments: RibHouseHarness.Mode.allCases)
