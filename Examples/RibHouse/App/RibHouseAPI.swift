@@ -18,9 +18,6 @@ struct RibHouseAPI: Sendable {
         let specials: [Special]
     }
 
-    /// The answer to an announcement that is not JSON.
-    static let jsonOnly = "Announcements are JSON: send Content-Type: application/json."
-
     /// One announcement as `GET /api/announcements` lists it.
     struct Listed: Encodable {
         let text: String
@@ -64,14 +61,8 @@ struct RibHouseAPI: Sendable {
         photos.serve(at: "/photos", on: &router)
         router.post("/api/announcements") { [announcements, announcing, clientAddress] request in
             if let wait = announcing.admit(clientAddress(request)) { return .tooManyRequests(retryAfter: wait) }
-            // JSON only. A form-encoded, text/plain or multipart post is a
-            // "simple" request any website can make from a visitor's browser
-            // without a CORS preflight; a JSON one needs the preflight, which
-            // this server never grants.
-            guard request.mediaType == "application/json" else {
-                throw HTTPError(.unsupportedMediaType, Self.jsonOnly)
-            }
-            let body = try request.decode(Posted.self)
+            // JSON only, so that no other website can post one from a visitor's browser.
+            let body = try request.decodeJSON(Posted.self)
             let announcement: Announcement
             do throws(Announcement.Invalid) {
                 announcement = try Announcement(validating: body.text)

@@ -11,6 +11,10 @@ import Testing
             let signup = try request.decode(Signup.self)
             return .text("\(signup.email) \(signup.age)")
         }
+        router.post("/json-only") { request in
+            let signup = try request.decodeJSON(Signup.self)
+            return .text("\(signup.email) \(signup.age)")
+        }
         router.post("/size") { request in .text("\(request.body.count)") }
         return router
     }
@@ -43,6 +47,26 @@ import Testing
             #expect(reply.status == status)
             #expect(reply.text.count < 120)
             #expect(!reply.text.isEmpty)
+        }
+    }
+
+    @Test(arguments: [
+        ("application/json; charset=utf-8", #"{"email":"x@y.z","age":7}"#, 200),
+        ("Application/JSON", #"{"email":"x@y.z","age":7}"#, 200),
+        ("application/json", #"{"email":"x@y.z"}"#, 400),
+        ("application/x-www-form-urlencoded", "email=a%40b.c&age=30", 415),
+        ("text/plain", #"{"email":"x@y.z","age":7}"#, 415),
+        ("multipart/form-data; boundary=x", "--x--", 415),
+        ("application/jsonx", #"{"email":"x@y.z","age":7}"#, 415),
+        ("", #"{"email":"x@y.z","age":7}"#, 415),
+    ])
+    func jsonOnlyRoutesRefuseWhatAnotherSiteCanPost(contentType: String, body: String, status: Int) async throws {
+        try await withServer(Self.router(), configuration: Self.small) { server in
+            let headers = contentType.isEmpty ? [] : [("Content-Type", contentType)]
+            let reply = try await fetch(server.port, "POST", "/json-only", headers: headers, body: Array(body.utf8))
+            #expect(reply.status == status)
+            if status == 200 { #expect(reply.text == "x@y.z 7") }
+            if status == 415 { #expect(reply.text.contains("application/json")) }
         }
     }
 
