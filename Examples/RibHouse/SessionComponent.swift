@@ -1,7 +1,7 @@
 import NapkinWeb
 
-/// What the session scope needs from the app: what the napkins of its tabs
-/// need, each declared once by the napkin that uses it.
+/// What the tabs' napkins need from the app, each declared once by the
+/// napkin that uses it.
 protocol SessionDependency: LoggedOutNapkinDependency, LoggedInNapkinDependency, AnnouncementsNapkinDependency {}
 
 /// One browser session's scope, shared by all its tabs. napkin builds it
@@ -20,12 +20,7 @@ final class SessionComponent: Component<any SessionDependency>, LaunchNapkinDepe
     }
 
     var authService: any AuthService { shared { BarbecueAuthService(values: values) } }
-    var pitService: PitService { dependency.pitService }
-    @MainActor var pitLine: SharedFragment<PitState> { dependency.pitLine }
-    @MainActor var specialsBoard: SharedFragment<[Special]> { dependency.specialsBoard }
-    var announcements: EventBroadcaster<Announcement> { dependency.announcements }
-    var sharedAnnouncements: SharedEvents<Announcement> { dependency.sharedAnnouncements }
-    var photos: UploadStore { dependency.photos }
-    var diners: Presence<Diner> { dependency.diners }
-    @MainActor var inTheHouse: SharedFragment<[String: Diner]> { dependency.inTheHouse }
+    /// The app's scope, which gives Launch's children what they need: the
+    /// session adds to it without forwarding it.
+    var app: any SessionDependency { dependency }
 }

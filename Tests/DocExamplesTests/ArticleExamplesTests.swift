@@ -29,7 +29,7 @@ struct ArticleExamplesTests {
         Article(
             path: "napkin/napkin.docc/TheRings.md",
             copies: [("TheRingsLeaf.swift", [1, 2, 3, 4])],
-            fragments: [5: "a parent's component", 6: "a parent router's didLoad()", 7: "Rib House's root builder", 8: "Rib House's dependency protocols"]),
+            fragments: [5: "a parent's component", 6: "a parent router's didLoad()", 7: "Rib House's root builder", 8: "Rib House's dependency protocols", 9: "Rib House's session scope"]),
         Article(
             path: "NapkinWeb/NapkinWeb.docc/RoutingAndNavigation.md",
             copies: [("RoutingAndNavigation.swift", [1, 2])],

@@ -1,9 +1,10 @@
 import NapkinWeb
 
-/// What the Launch napkin needs: the session's guest, and what its
-/// children need (it passes its dependency on, owning nothing itself).
-protocol LaunchNapkinDependency: SessionDependency {
+/// What the Launch napkin needs: the session's guest, and the app's scope
+/// for its children.
+protocol LaunchNapkinDependency: Dependency {
     var authService: any AuthService { get }
+    var app: any SessionDependency { get }
 }
 
 /// Builds the root of one tab's tree. napkin calls it once per new tab,

@@ -19,9 +19,9 @@ final class LaunchNapkinRouter: LaunchRouter<LaunchNapkinInteractor, LaunchNapki
     private var path = WebPath.root
 
     init(interactor: LaunchNapkinInteractor, viewController: LaunchNapkinViewController, dependency: any LaunchNapkinDependency) {
-        loggedOutBuilder = LoggedOutNapkinBuilder(dependency: dependency)
-        loggedInBuilder = LoggedInNapkinBuilder(dependency: dependency)
-        announcementsBuilder = AnnouncementsNapkinBuilder(dependency: dependency)
+        loggedOutBuilder = LoggedOutNapkinBuilder(dependency: dependency.app)
+        loggedInBuilder = LoggedInNapkinBuilder(dependency: dependency.app)
+        announcementsBuilder = AnnouncementsNapkinBuilder(dependency: dependency.app)
         super.init(interactor: interactor, viewController: viewController)
     }
 
