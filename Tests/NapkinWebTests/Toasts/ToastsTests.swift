@@ -1,6 +1,8 @@
 import Foundation
 import Observation
 import Testing
+import napkin
+
 @testable import NapkinWeb
 
 /// A page's toasts: the newest few, each with a timer that ends with it.
@@ -61,6 +63,14 @@ struct ToastsTests {
         #expect(toasts.shown.count == 1)
         for await shown in Observations({ toasts.shown }) where shown.isEmpty { break }
         #expect(toasts.runningTimers == 0)
+    }
+
+    @Test("a settlement does not wait for a toast's timer")
+    func settlesWithoutTheTimer() async {
+        let toasts = Toasts<String>(lifetime: .seconds(60))
+        let (_, report) = await Settlement.run(timeout: .seconds(30)) { toasts.show("Ribs are up") }
+        #expect(report.settled)
+        #expect(toasts.shown.count == 1)
     }
 
     @Test("pending timers keep no Toasts alive: a torn-down page's toasts go with it")
