@@ -75,7 +75,7 @@ struct RibHouseAPITests {
 
         let atPit = try await guest.tree(at: "/pit")
         #expect(atPit.napkinNames == ["LaunchNapkin", "AnnouncementsNapkin", "LoggedInNapkin", "PitBoardNapkin"])
-        #expect(atPit.napkin(named: "PitBoardNapkin")?["state"]?["pit"]?["round"] == .number(0))
+        #expect(atPit.napkin(named: "PitBoardNapkin")?["state"]?["round"] == .number(0))
         await harness.stop()
     }
 

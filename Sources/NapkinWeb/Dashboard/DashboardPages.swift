@@ -24,9 +24,9 @@ enum DashboardPages {
 
     private static func page<Reading, View: WebViewController>(
         _ first: Reading, component: DashboardComponent,
-        view: (ReadingPresenter<Reading>) -> View, read: @escaping @MainActor @Sendable () async -> Reading
+        view: (ValuePresenter<Reading>) -> View, read: @escaping @MainActor @Sendable () async -> Reading
     ) -> ViewableRouter<ReadingInteractor<Reading>, View> {
-        let presenter = ReadingPresenter(first)
+        let presenter = ValuePresenter(first)
         let interactor = ReadingInteractor(presenter: presenter, interval: component.interval, read: read)
         return ViewableRouter(interactor: interactor, viewController: view(presenter))
     }

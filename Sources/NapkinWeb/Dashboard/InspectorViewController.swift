@@ -3,12 +3,12 @@ import Foundation
 /// One session's tabs, each with its napkin tree: every napkin's name, the
 /// slot it is shown in, whether it is active, and its presenter's state.
 final class InspectorViewController: WebViewController {
-    let presenter: ReadingPresenter<InspectorReading>
+    let presenter: ValuePresenter<InspectorReading>
 
-    init(presenter: ReadingPresenter<InspectorReading>) { self.presenter = presenter }
+    init(presenter: ValuePresenter<InspectorReading>) { self.presenter = presenter }
 
     override func body() -> HTML {
-        let reading = presenter.reading
+        let reading = presenter.value
         let missing: HTML =
             reading.found
             ? .empty

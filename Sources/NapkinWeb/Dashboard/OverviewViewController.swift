@@ -1,12 +1,12 @@
 /// The overview: how many sessions, tabs and streams the app holds, and
 /// the sessions used last, each a link to its tree.
 final class OverviewViewController: WebViewController {
-    let presenter: ReadingPresenter<OverviewReading>
+    let presenter: ValuePresenter<OverviewReading>
 
-    init(presenter: ReadingPresenter<OverviewReading>) { self.presenter = presenter }
+    init(presenter: ValuePresenter<OverviewReading>) { self.presenter = presenter }
 
     override func body() -> HTML {
-        let reading = presenter.reading
+        let reading = presenter.value
         let rows = reading.recent.map { row -> HTML in
             """
             <tr><th scope="row"><a href="\(NapkinDashboard.path)/sessions/\(row.handle)"><code>\(row.handle)</code></a></th>\

@@ -4,11 +4,11 @@ import napkin
 /// every interval and presents them. Both pages (the overview, a session's
 /// tree) are this napkin with another reading and another view.
 final actor ReadingInteractor<Reading: Equatable & Encodable & Sendable>: PresentableInteractable {
-    nonisolated let presenter: ReadingPresenter<Reading>
+    nonisolated let presenter: ValuePresenter<Reading>
     private let read: @MainActor @Sendable () async -> Reading
     private let interval: Duration
 
-    init(presenter: ReadingPresenter<Reading>, interval: Duration, read: @escaping @MainActor @Sendable () async -> Reading) {
+    init(presenter: ValuePresenter<Reading>, interval: Duration, read: @escaping @MainActor @Sendable () async -> Reading) {
         self.presenter = presenter
         self.interval = interval
         self.read = read
@@ -22,19 +22,4 @@ final actor ReadingInteractor<Reading: Equatable & Encodable & Sendable>: Presen
             }
         }
     }
-}
-
-/// A dashboard page's state: its latest reading. An unchanged reading is
-/// not presented again, so a quiet app sends no patches.
-@MainActor @Observable
-final class ReadingPresenter<Reading: Equatable & Encodable & Sendable>: Presentable, StatePresenting {
-    private(set) var reading: Reading
-
-    init(_ reading: Reading) { self.reading = reading }
-
-    func present(_ reading: Reading) {
-        if reading != self.reading { self.reading = reading }
-    }
-
-    var state: Reading { reading }
 }
