@@ -46,6 +46,21 @@ struct FormErrorTests {
         await testApp.stop()
     }
 
+    @Test("an app error that converts to a FormError refuses the form as one: message, field, what was typed",
+          arguments: TestApp.Mode.allCases)
+    func convertibleError(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode)
+        let client = testApp.client()
+        let page = try await client.get("/order")
+        let refused = try await client.submit(page, button: "Order", fields: ["name": "sold-out", "quantity": "2"], javascript: true)
+        #expect(refused.status == 422)
+        #expect(Self.message("We are out of ribs tonight.", in: refused.text))
+        #expect(refused.text.contains("data-napkin-field=\"name\""))
+        #expect(refused.text.contains("<input name=\"name\" value=\"sold-out\" aria-invalid=\"true\""))
+        #expect(!refused.text.contains("KitchenRefusal"))
+        await testApp.stop()
+    }
+
     @Test("without JavaScript a refused post answers 303 to the page, whose next render in the same tab shows the message",
           arguments: TestApp.Mode.allCases)
     func refusedWithoutJavaScript(mode: TestApp.Mode) async throws {

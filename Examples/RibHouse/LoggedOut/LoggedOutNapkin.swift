@@ -8,8 +8,7 @@ protocol LoggedOutNapkinDependency: Dependency {}
 /// class nor a presenter.
 final class LoggedOutNapkinBuilder: Builder<any LoggedOutNapkinDependency>, @unchecked Sendable {
     // Safe to share: no state besides the immutable dependency.
-    @MainActor
-    func build(listener: any LoggedOutNapkinListener) -> ViewableRouter<LoggedOutNapkinInteractor, LoggedOutNapkinViewController> {
+    @MainActor func build(listener: any LoggedOutNapkinListener) -> ViewableRouter<LoggedOutNapkinInteractor, LoggedOutNapkinViewController> {
         let interactor = LoggedOutNapkinInteractor(listener: listener)
         return ViewableRouter(interactor: interactor, viewController: LoggedOutNapkinViewController(listener: interactor))
     }
@@ -21,28 +20,21 @@ protocol LoggedOutNapkinListener: AnyObject, Sendable {
     func loggedOutDidSubmit(name: String) async throws
 }
 
-/// Passes the name up; a refused name becomes the form's message. It never
-/// routes: once the guest is signed in, the Launch napkin replaces it.
+/// Passes the name up; a refused name's `LoginError` becomes the form's
+/// message (it is a `FormErrorConvertible`). It never routes: once the
+/// guest is signed in, the Launch napkin replaces it.
 final actor LoggedOutNapkinInteractor: Interactable {
     private let listener: any LoggedOutNapkinListener
 
-    init(listener: any LoggedOutNapkinListener) {
-        self.listener = listener
-    }
+    init(listener: any LoggedOutNapkinListener) { self.listener = listener }
 
     func didSubmit(name: String) async throws {
-        do {
-            try await listener.loggedOutDidSubmit(name: name)
-        } catch let refusal as LoginError {
-            throw FormError(refusal.description, field: "name")
-        }
+        try await listener.loggedOutDidSubmit(name: name)
     }
 }
 
 /// The fields of the login form.
-struct LoginForm: Decodable {
-    var name: String?
-}
+struct LoginForm: Decodable { var name: String? }
 
 extension FormAction where Input == LoginForm {
     /// Sign in as the name typed.

@@ -1,7 +1,7 @@
 import NapkinWeb
 
 /// Why a login was refused; its description is shown under the name field.
-enum LoginError: Error, Equatable, CustomStringConvertible {
+enum LoginError: Error, Equatable, CustomStringConvertible, FormErrorConvertible {
     case emptyName
     case nameTooLong(limit: Int)
     case invisibleCharacters
@@ -13,6 +13,8 @@ enum LoginError: Error, Equatable, CustomStringConvertible {
         case .invisibleCharacters: "Names can't contain control or direction-changing characters."
         }
     }
+
+    var formError: FormError { FormError(description, field: "name") }
 
     /// The longest name we chalk up, in visible characters.
     static let nameLimit = 40

@@ -22,6 +22,9 @@
 /// required.", "Quantity must be a whole number."). An input's own
 /// `init(from:)` may throw one to refuse a value it reads.
 ///
+/// An app's own error type can refuse a form too, by converting to a
+/// `FormError` (``FormErrorConvertible``).
+///
 /// The message is shown as text (escaped), never as markup.
 public struct FormError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What to tell the person, in a sentence.

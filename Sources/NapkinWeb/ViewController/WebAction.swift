@@ -25,13 +25,19 @@ struct WebAction {
             try validate?(input)
             return input
         }
-        self.check = { request in _ = try check(request) }
+        self.check = { request in
+            do { _ = try check(request) } catch { throw FormError.refusal(error) }
+        }
         self.whileTyping = whileTyping
-        run = { request in try await handler(try check(request)) }
+        run = { request in
+            do { try await handler(try check(request)) } catch { throw FormError.refusal(error) }
+        }
     }
 
     init(handler: @escaping @MainActor () async throws -> Void) {
-        run = { _ in try await handler() }
+        run = { _ in
+            do { try await handler() } catch { throw FormError.refusal(error) }
+        }
         check = nil
         whileTyping = nil
     }

@@ -43,6 +43,9 @@ struct ValidationPassTests {
         #expect(try long.json(WireProtocol.ValidationData.self) == .init(field: "text", message: "Keep the note to 20 characters."))
         let empty = try await Self.validate(client, page, ["text": ""])
         #expect(try empty.json(WireProtocol.ValidationData.self) == .init(field: "text", message: "Write a note."))
+        // An app error that converts to a FormError, too.
+        let soup = try await Self.validate(client, page, ["text": "soup"])
+        #expect(try soup.json(WireProtocol.ValidationData.self) == .init(field: "name", message: "We are out of soup tonight."))
         // The decoder's own refusal comes the same way.
         let missing = try await Self.validate(client, page, ["side": nil, "text": "ok"])
         #expect(try missing.json(WireProtocol.ValidationData.self) == .init(field: "side", message: "Side is required."))

@@ -35,6 +35,7 @@ extension FormAction where Input == KitchenNote {
         FormAction("note", validatesWhileTyping: true, debounceMilliseconds: 250) { note in
             if note.text.isEmpty { throw FormError("Write a note.", field: "text") }
             if note.text.count > 20 { throw FormError("Keep the note to 20 characters.", field: "text") }
+            if note.text == "soup" { throw KitchenRefusal.soldOut("soup") }
         }
     }
 }
@@ -66,6 +67,7 @@ final actor OrderInteractor: PresentableInteractable, OrderPresentableListener {
         let name = order.name.trimmingCharacters(in: .whitespaces)
         if name.isEmpty { throw FormError("Tell us who the order is for.", field: "name") }
         if name.hasPrefix("taken:") { throw FormError("\(name.dropFirst(6)) already ordered today.", field: "name") }
+        if name == "sold-out" { throw KitchenRefusal.soldOut("ribs") }
         guard (1...12).contains(order.quantity) else { throw FormError("Order between 1 and 12.", field: "quantity") }
         await presenter.showOrder("\(order.quantity) for \(name)")
     }
@@ -155,3 +157,14 @@ final class OrderViewController: WebViewController {
 
 @MainActor
 final class OrderRouter: ViewableRouter<OrderInteractor, OrderViewController> {}
+
+/// The kitchen's own refusal: an app error that converts to a ``FormError``.
+enum KitchenRefusal: Error, FormErrorConvertible {
+    case soldOut(String)
+
+    var formError: FormError {
+        switch self {
+        case .soldOut(let dish): FormError("We are out of \(dish) tonight.", field: "name")
+        }
+    }
+}
