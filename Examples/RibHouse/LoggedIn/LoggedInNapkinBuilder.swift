@@ -26,6 +26,6 @@ final class LoggedInNapkinBuilder: Builder<any LoggedInNapkinDependency>, @unche
             viewController: LoggedInNapkinViewController(
                 presenter: presenter, pitLine: dependency.pitLine, specialsBoard: dependency.specialsBoard,
                 inTheHouse: dependency.inTheHouse, listener: interactor),
-            pitBoardBuilder: PitBoardNapkinBuilder(dependency: dependency))
+            dependency: dependency)
     }
 }

@@ -5,8 +5,8 @@ import NapkinWeb
 final class LoggedInNapkinRouter: ViewableRouter<LoggedInNapkinInteractor, LoggedInNapkinViewController>, WebRouting {
     private let pitBoardBuilder: PitBoardNapkinBuilder
 
-    init(interactor: LoggedInNapkinInteractor, viewController: LoggedInNapkinViewController, pitBoardBuilder: PitBoardNapkinBuilder) {
-        self.pitBoardBuilder = pitBoardBuilder
+    init(interactor: LoggedInNapkinInteractor, viewController: LoggedInNapkinViewController, dependency: any LoggedInNapkinDependency) {
+        pitBoardBuilder = PitBoardNapkinBuilder(dependency: dependency)
         super.init(interactor: interactor, viewController: viewController)
     }
 
