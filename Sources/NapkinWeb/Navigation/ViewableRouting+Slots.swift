@@ -73,9 +73,6 @@ extension ViewableRouting {
     }
 
     private var webView: WebViewController {
-        guard let view = viewControllable as? WebViewController else {
-            preconditionFailure("\(type(of: viewControllable)) is not a WebViewController: child slots are for web views")
-        }
-        return view
+        WebViewController.checked(viewControllable, as: "a router's view with child slots")
     }
 }

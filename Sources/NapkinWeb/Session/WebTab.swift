@@ -78,9 +78,7 @@ public final class WebTab: LaunchHost, RecencyLinked {
     /// Shows `viewControllable`, a ``WebViewController``, as the tab's page:
     /// the root router calls it when it is launched.
     public func setRootViewControllable(_ viewControllable: any ViewControllable) {
-        guard let viewController = viewControllable as? WebViewController else {
-            preconditionFailure("the root napkin's view must be a WebViewController, not \(type(of: viewControllable))")
-        }
+        let viewController = WebViewController.checked(viewControllable, as: "the root napkin's view")
         root?.unmount()
         root = viewController
         viewController.mount(in: self)

@@ -109,9 +109,7 @@ open class WebViewController: ViewControllable {
     /// Shows `child`'s fragment in the slot `name`, replacing what was there.
     /// Call it from the router when it attaches the child napkin.
     public final func show(_ child: any ViewControllable, in name: String) {
-        guard let child = child as? WebViewController else {
-            preconditionFailure("\(type(of: child)) is not a WebViewController")
-        }
+        let child = Self.checked(child, as: "a view shown in a slot")
         if let old = slots[name], old === child { return }
         slots[name]?.unmount()
         slots[name] = child
