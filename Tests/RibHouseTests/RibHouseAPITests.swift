@@ -104,6 +104,9 @@ struct RibHouseAPITests {
         for stream in streams {
             let toast = try await stream.nextPatch { @Sendable in $0.html.contains("class=\"toast\"") }
             #expect(toast.html.contains("-toast-1\" role=\"status\"><p>\(text)</p></div>"))
+            // The toasts' region alone: not the page root with the screen in its slot.
+            #expect(!toast.html.contains("data-napkin=\"LoggedInNapkin\"") && !toast.html.contains("data-napkin=\"LoggedOutNapkin\""))
+            #expect(toast.html.utf8.count < 1_500, "\(toast.html.utf8.count) bytes")
             stream.close()
         }
         for guest in guests {

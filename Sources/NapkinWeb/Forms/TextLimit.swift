@@ -11,7 +11,7 @@
 /// ```swift
 /// static let name = TextLimit(maxCharacters: 40)
 ///
-/// if let problem = Self.name.check(name) { throw FormError(field: "name", problem.description) }
+/// if let problem = Self.name.check(name) { throw FormError(problem.description, field: "name") }
 /// ```
 public struct TextLimit: Sendable, Equatable {
     /// The most characters (grapheme clusters).

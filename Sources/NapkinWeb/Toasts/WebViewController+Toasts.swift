@@ -10,7 +10,17 @@ extension WebViewController {
     /// the classes `toasts`, `toast`, `toast-text`, `toast-dismiss` and
     /// `toast-close` (napkin's client gives `toast-out` to a toast fading
     /// out).
-    public func toasts<Content>(_ toasts: Toasts<Content>, content: (Content) -> HTML) -> HTML {
+    ///
+    /// The toasts are a region of this view (``region(_:_:)``, named
+    /// `toasts`): a toast that comes or goes sends the toasts alone, not the
+    /// view and the children shown in its slots.
+    public func toasts<Content>(_ toasts: Toasts<Content>, content: @escaping @MainActor (Content) -> HTML) -> HTML {
+        region("toasts") { [weak self, toasts] in
+            self?.markup(of: toasts, content: content) ?? .empty
+        }
+    }
+
+    private func markup<Content>(of toasts: Toasts<Content>, content: (Content) -> HTML) -> HTML {
         let shown = toasts.shown.map { toast -> HTML in
             let textID = "\(fragmentID)-toast-\(toast.id)"
             let close = form(.dismissToast, class: "toast-dismiss", content: """
