@@ -28,9 +28,7 @@ extension Request {
                 throw HTTPError(.badRequest, "Malformed form: \(FormDecoder.shortReason(error))")
             }
         case "application/json":
-            do { return try JSONDecoder().decode(type, from: Data(body)) } catch {
-                throw HTTPError(.badRequest, "Malformed JSON: \(FormDecoder.shortReason(error))")
-            }
+            return try decodeJSONBody(type)
         default:
             throw HTTPError(.unsupportedMediaType, "Unsupported Media Type: expected a form or JSON")
         }
@@ -47,7 +45,15 @@ extension Request {
         guard mediaType == "application/json" else {
             throw HTTPError(.unsupportedMediaType, "Unsupported Media Type: send JSON, with Content-Type: application/json")
         }
-        return try decode(type)
+        return try decodeJSONBody(type)
+    }
+
+    /// The body read as JSON, whatever its `Content-Type`; `400` with a
+    /// short reason when it does not decode.
+    private func decodeJSONBody<T: Decodable>(_ type: T.Type) throws -> T {
+        do { return try JSONDecoder().decode(type, from: Data(body)) } catch {
+            throw HTTPError(.badRequest, "Malformed JSON: \(FormDecoder.shortReason(error))")
+        }
     }
 
     /// A multipart post that did not come through napkin's server, which

@@ -15,7 +15,7 @@ extension UploadStore {
     /// the browser, shown inline under no file name at all, and cached for
     /// good, since an id never names another file.
     public func response(for id: String) -> Response? {
-        let path = directory + "/" + id
+        let path = path(of: id)
         guard let type = type(of: id),
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil,
             let region = FileRegion(path: path, length: size)

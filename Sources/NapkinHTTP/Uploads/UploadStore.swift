@@ -73,7 +73,7 @@ public final class UploadStore: Sendable {
         else { throw .notAccepted }
         let id = Self.randomName() + "." + fileExtension
         let kept = adding.withLock { _ in
-            guard (try? file.move(to: directory + "/" + id)) != nil else { return false }
+            guard (try? file.move(to: path(of: id))) != nil else { return false }
             trim()
             return true
         }
@@ -86,6 +86,11 @@ public final class UploadStore: Sendable {
     public func type(of id: String) -> FileType? {
         guard Self.isWellFormedID(id), let dot = id.firstIndex(of: ".") else { return nil }
         return types[String(id[id.index(after: dot)...])]
+    }
+
+    /// Where the file `id` is kept (whether or not it is there).
+    func path(of id: String) -> String {
+        directory + "/" + id
     }
 
     /// Whether `id` has the shape of a kept file's id, whatever store made

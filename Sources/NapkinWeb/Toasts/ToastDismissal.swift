@@ -10,7 +10,7 @@ public struct ToastDismissal: Decodable, Sendable, Equatable {
     /// Reads `toast`; anything but a whole number reads as none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        toast = (try? container.decodeIfPresent(String.self, forKey: .toast)).flatMap { $0.flatMap { Int($0) } }
+        toast = (try? container.decode(String.self, forKey: .toast)).flatMap { Int($0) }
     }
 
     private enum CodingKeys: String, CodingKey { case toast }

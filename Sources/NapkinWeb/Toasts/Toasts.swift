@@ -54,8 +54,9 @@ public final class Toasts<Content: Sendable> {
         lastID += 1
         let id = lastID
         shown.append(Toast(id: id, content: content))
-        for gone in shown.prefix(max(shown.count - limit, 0)) { timers.removeValue(forKey: gone.id)?.cancel() }
-        shown.removeFirst(max(shown.count - limit, 0))
+        let overflow = max(shown.count - limit, 0)
+        for gone in shown.prefix(overflow) { timers.removeValue(forKey: gone.id)?.cancel() }
+        shown.removeFirst(overflow)
         if let lifetime {
             timers[id] = Task { [weak self] in
                 guard (try? await Task.sleep(for: lifetime)) != nil else { return }
