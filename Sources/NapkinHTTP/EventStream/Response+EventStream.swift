@@ -1,3 +1,5 @@
+@_spi(Napkin) import NapkinSupport
+
 extension Response {
     /// A `text/event-stream` response fed by `events`, with comment heartbeats.
     ///

@@ -1,5 +1,5 @@
 import Testing
-@testable import NapkinHTTP
+@_spi(Napkin) import NapkinSupport
 
 /// A channel that counts bytes: its own limit, a budget shared with other
 /// channels, and every byte given back however a value leaves.
