@@ -24,7 +24,8 @@
 ///   stop heartbeats, so no exit path can leave residue behind.
 ///
 /// The consumer reads with ``next()`` (async) or, from a C callback that
-/// cannot await, with ``poll(waker:)``.
+/// cannot await, with ``poll(waker:)``; ``poll()`` takes what is ready
+/// without waiting for more.
 ///
 /// The methods a live stream calls per event are pre-specialized for byte
 /// arrays, the element of every stream napkin serves: called from another
@@ -58,11 +59,12 @@ public final class Channel<Element: Sendable>: Sendable {
         case terminated
     }
 
-    /// What ``poll(waker:)`` found.
+    /// What a poll found.
     public enum Poll {
         /// The next value.
         case value(Element)
-        /// Nothing yet; the waker is called once something changes.
+        /// Nothing yet; a waker the poll registered is called once something
+        /// changes.
         case pending
         /// The channel ended cleanly.
         case end
