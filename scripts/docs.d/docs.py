@@ -16,9 +16,6 @@ filter   copies MODULE's symbol graphs (MODULE.symbols.json and the graphs of
          other module: filter moves those members to MODULE@Other.symbols.json
          under an extension block made as the compiler makes one (its
          documentation read from the `extension` declaration's comment).
-         The public symbols of an internal module that MODULE re-exports as
-         its own API (NapkinSupport's channel, from NapkinHTTP) stay, as
-         MODULE's.
 
 report   reads what `docc convert` wrote for each module under
          DIR/<module>.diagnostics.json and DIR/<module>.doccarchive: prints
@@ -42,11 +39,6 @@ import shutil
 import sys
 
 
-# Internal modules whose public (not SPI) symbols a module re-exports as
-# part of its own API, and documents as its own.
-ADOPTED = {"NapkinHTTP": ["NapkinSupport"]}
-
-
 def usr_prefix(module):
     """How Swift USRs of symbols declared in `module` begin (s:6napkin…)."""
     return "s:%d%s" % (len(module.encode()), module)
@@ -64,7 +56,7 @@ def filter_graphs(raw, module, out):
     os.makedirs(out)
     with open(main) as f:
         graph = json.load(f)
-    own = tuple(usr_prefix(m) for m in [module] + ADOPTED.get(module, []))
+    own = usr_prefix(module)
     extensions = reexported_extensions(graph, module)
     dropped = {s["identifier"]["precise"] for s in graph["symbols"] if not s["identifier"]["precise"].startswith(own)}
     graph["symbols"] = [s for s in graph["symbols"] if s["identifier"]["precise"] not in dropped]

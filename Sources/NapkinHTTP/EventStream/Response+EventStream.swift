@@ -1,5 +1,3 @@
-@_spi(Napkin) import NapkinSupport
-
 extension Response {
     /// A `text/event-stream` response fed by `events`, with comment heartbeats.
     ///

@@ -4,8 +4,6 @@ import Glibc
 import Darwin
 #endif
 
-@_spi(Napkin) import NapkinSupport
-
 /// One request's `multipart/form-data` body on its way in: the parser's
 /// events become text fields (in memory, bounded) and temporary files
 /// (written as their bytes arrive). The request owns the files: whoever ends

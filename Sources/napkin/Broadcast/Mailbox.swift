@@ -1,31 +1,29 @@
 @_spi(Napkin) import NapkinSupport
 
-/// One subscriber's inbox: a ``Channel`` of the values waiting for it, and
-/// what delivery needs on top — the value in hand, the senders waiting for
-/// the subscriber to come back for the next one, and push mode.
+/// One subscriber's inbox: values waiting for it, the consumer parked in
+/// `next()`, and the senders waiting for it to come back.
 ///
-/// Memory is bounded by the channel's policy: a latest-only mailbox keeps
-/// one unread value (a newer one replaces it); a buffered mailbox keeps at
-/// most `capacity` and drops the oldest. A value the channel lets go unread
-/// gives back its settlement token on the way out.
-final class Mailbox<Value: Sendable>: Sendable, ChannelWaker {
+/// Memory is bounded by construction: a latest-only mailbox keeps one value
+/// (a newer value replaces an unread one); a buffered mailbox keeps at most
+/// `capacity` and drops the oldest when full.
+final class Mailbox<Value: Sendable>: Sendable {
     struct Item: Sendable {
         let sequence: UInt64
         let value: Value
         let token: Settlement.Token?
     }
 
-    /// Delivery's bookkeeping. The channel has its own lock; nothing holds
-    /// this one while it calls the channel, except the push-mode handler's
-    /// `sleeping` step, so the two are always taken channel first.
     private struct State {
+        var pending: [Item] = []
+        var consumer: CheckedContinuation<Value?, Never>?
         var consumerKey: Int?
         var taken: UInt64 = 0
         var processing: Settlement.Token?
         var waiters: [(sequence: UInt64, waiter: DeliveryWaiter)] = []
         var closed = false
+        var dropped = 0
         /// In push mode, the handler each value is handed to, and the task
-        /// running it (only while values are being handled).
+        /// running it (only while a value is being handled).
         var handler: (@Sendable (Value) async -> Void)?
         var handling: Task<Void, Never>?
     }
@@ -37,22 +35,17 @@ final class Mailbox<Value: Sendable>: Sendable, ChannelWaker {
         case buffer(capacity: Int)
     }
 
-    private let channel: Channel<Item>
+    private let policy: Policy
     private let state = Locked(State())
     private let onClose: @Sendable () -> Void
 
     init(policy: Policy, onClose: @escaping @Sendable () -> Void) {
-        let capacity =
-            switch policy {
-            case .latest: 1
-            case .buffer(let capacity): capacity
-            }
-        channel = Channel(policy: .dropOldest(capacity: capacity)) { $0.token?.leave() }
+        self.policy = policy
         self.onClose = onClose
     }
 
-    /// Values dropped (or, latest-only, replaced) before the consumer read them.
-    var droppedCount: Int { channel.droppedCount }
+    /// Values dropped because the consumer fell behind.
+    var droppedCount: Int { state.withLock { $0.dropped } }
 
     var isClosed: Bool { state.withLock { $0.closed } }
 
@@ -61,24 +54,43 @@ final class Mailbox<Value: Sendable>: Sendable, ChannelWaker {
     /// whether the waiter was registered.
     @discardableResult
     func push(_ item: Item, waiter: DeliveryWaiter?, senderKey: Int?) -> Bool {
+        var dropped: [Item] = []
         var registered = false
-        if let waiter {
-            let open = state.withLock { state -> Bool in
-                guard !state.closed else { return false }
-                if senderKey == nil || senderKey != state.consumerKey {
-                    state.waiters.append((item.sequence, waiter))
-                    waiter.expect()
-                    registered = true
+        let consumer: CheckedContinuation<Value?, Never>? = state.withLock { state in
+            guard !state.closed else {
+                dropped = [item]
+                return nil
+            }
+            if let waiter, senderKey == nil || senderKey != state.consumerKey {
+                state.waiters.append((item.sequence, waiter))
+                waiter.expect()
+                registered = true
+            }
+            if let consumer = state.consumer {
+                state.consumer = nil
+                state.taken = item.sequence
+                state.processing = item.token
+                return consumer
+            }
+            if state.handler != nil, state.handling == nil {
+                startHandling(item, in: &state)
+                return nil
+            }
+            switch policy {
+            case .latest:
+                dropped = state.pending
+                state.pending = [item]
+            case .buffer(let capacity):
+                if state.pending.count >= capacity {
+                    dropped.append(state.pending.removeFirst())
+                    state.dropped += 1
                 }
-                return true
+                state.pending.append(item)
             }
-            guard open else {
-                item.token?.leave()
-                return false
-            }
+            return nil
         }
-        // Refused only once closed, and closing acknowledged the waiter.
-        if !channel.offer(item) { item.token?.leave() }
+        for item in dropped { item.token?.leave() }
+        consumer?.resume(returning: item.value)
         return registered
     }
 
@@ -86,54 +98,59 @@ final class Mailbox<Value: Sendable>: Sendable, ChannelWaker {
     /// next one, waiting for it if needed. `nil` once closed or cancelled.
     func next() async -> Value? {
         let key = DeliveryContext.currentTaskKey()
-        finishInHand(consumer: key)
-        var next = channel.poll()
-        if case .pending = next {
-            // Nothing to do: a bound task waiting here has settled.
-            Settlement.Token.current?.leave()
-            // Cancelling the wait cancels the channel, which ends in `nil`.
-            if let item = try? await channel.next() { next = .value(item) } else { next = .end }
-        }
-        guard case .value(let item) = next, hold(item, consumer: key) else {
-            close()
-            return nil
-        }
-        return item.value
-    }
-
-    /// Records `item` as the value in hand (of the consumer `key`, pulling);
-    /// `false` when the mailbox closed while the item was on its way, whose
-    /// token then leaves here.
-    private func hold(_ item: Item, consumer key: Int?) -> Bool {
-        let held = state.withLock { state -> Bool in
-            guard !state.closed else { return false }
-            state.taken = item.sequence
-            state.processing = item.token
-            return true
-        }
-        guard held else {
-            item.token?.leave()
-            return false
-        }
-        DeliveryContext.set(item.token, for: key)
-        return true
-    }
-
-    /// The value in hand is done: the senders waiting for it are let go and
-    /// its settlement token leaves.
-    private func finishInHand(consumer key: Int?) {
-        let (finished, acknowledged) = state.withLock { state in
+        let (acknowledged, finished, item, closed) = state.withLock { state in
             state.consumerKey = key
-            let finished = state.processing
-            state.processing = nil
-            let taken = state.taken
-            let acknowledged = state.waiters.filter { $0.sequence <= taken }.map(\.waiter)
-            state.waiters.removeAll { $0.sequence <= taken }
-            return (finished, acknowledged)
+            let (acknowledged, finished) = Self.finishTaken(&state)
+            var item: Item?
+            if !state.pending.isEmpty {
+                let next = state.pending.removeFirst()
+                state.taken = next.sequence
+                state.processing = next.token
+                item = next
+            }
+            return (acknowledged, finished, item, state.closed)
         }
-        DeliveryContext.set(nil, for: key)
+        DeliveryContext.set(item?.token, for: key)
         finished?.leave()
         for waiter in acknowledged { waiter.acknowledge() }
+        if let item { return item.value }
+        if closed { return nil }
+
+        // Nothing to do: a bound task waiting here has settled.
+        Settlement.Token.current?.leave()
+        let value = await withTaskCancellationHandler {
+            await withCheckedContinuation { (consumer: CheckedContinuation<Value?, Never>) in
+                let ready: Value?? = state.withLock { state in
+                    if !state.pending.isEmpty {
+                        let next = state.pending.removeFirst()
+                        state.taken = next.sequence
+                        state.processing = next.token
+                        return .some(next.value)
+                    }
+                    if state.closed { return .some(nil) }
+                    state.consumer = consumer
+                    return nil
+                }
+                if let ready { consumer.resume(returning: ready) }
+            }
+        } onCancel: {
+            close()
+        }
+        if value != nil {
+            DeliveryContext.set(state.withLock { $0.processing }, for: key)
+        }
+        return value
+    }
+
+    /// The value in hand is done: returns the senders waiting for it and the
+    /// settlement token it carried, both to be released outside the lock.
+    private static func finishTaken(_ state: inout State) -> ([DeliveryWaiter], Settlement.Token?) {
+        let finished = state.processing
+        state.processing = nil
+        let taken = state.taken
+        let acknowledged = state.waiters.filter { $0.sequence <= taken }.map(\.waiter)
+        state.waiters.removeAll { $0.sequence <= taken }
+        return (acknowledged, finished)
     }
 
     // MARK: - Push mode
@@ -143,62 +160,52 @@ final class Mailbox<Value: Sendable>: Sendable, ChannelWaker {
     /// A value is acknowledged (to awaited deliveries and settlements) when
     /// the handler returns.
     func push(to handler: @escaping @Sendable (Value) async -> Void) {
-        let start = state.withLock { state -> Bool in
-            guard !state.closed, state.handler == nil else { return false }
+        state.withLock { state in
+            guard !state.closed, state.handler == nil else { return }
             state.handler = handler
-            return true
-        }
-        if start { wake() }
-    }
-
-    /// In push mode, takes the next value at once (in the sender's turn, so
-    /// no later value replaces it first) and starts a task to handle it; with
-    /// none ready, registers to be woken by the next. The channel calls this
-    /// with a value or its end.
-    func wake() {
-        switch channel.poll(waking: self, sleeping: {}) {
-        case .value(let item): startHandling(item)
-        case .pending: break
-        case .end, .failed: close()
+            if !state.pending.isEmpty {
+                startHandling(state.pending.removeFirst(), in: &state)
+            }
         }
     }
 
-    /// Records `item` as in hand and starts the task that handles it, then
-    /// whatever arrives meanwhile.
-    private func startHandling(_ item: Item) {
-        let started = state.withLock { state -> Bool in
-            guard !state.closed, let handler = state.handler else { return false }
-            state.taken = item.sequence
-            state.processing = item.token
-            state.handling = Task { [self] in await handle(first: item, with: handler) }
-            return true
-        }
-        if !started { item.token?.leave() }
+    /// Starts a task that handles `item`, then whatever arrives meanwhile.
+    /// Called holding the lock; the task takes the lock only after it starts.
+    private func startHandling(_ item: Item, in state: inout State) {
+        state.taken = item.sequence
+        state.processing = item.token
+        state.handling = Task { [self] in await handle(first: item) }
     }
 
-    private func handle(first: Item, with handler: @escaping @Sendable (Value) async -> Void) async {
-        let key = DeliveryContext.currentTaskKey()
-        state.withLock { $0.consumerKey = key }
+    private func handle(first: Item) async {
         var item = first
         while true {
+            let key = DeliveryContext.currentTaskKey()
+            guard let handler = state.withLock({ state -> (@Sendable (Value) async -> Void)? in
+                state.consumerKey = key
+                return state.handler
+            }) else { return }
             if let token = item.token {
                 await Settlement.Token.$current.withValue(token) { await handler(item.value) }
             } else {
                 await handler(item.value)
             }
-            finishInHand(consumer: key)
-            // With nothing left, the task is forgotten as the waker is
-            // registered: the next value's task is then the only one.
-            switch channel.poll(waking: self, sleeping: { state.withLock { $0.handling = nil } }) {
-            case .value(let next):
-                guard hold(next, consumer: nil) else { return }
-                item = next
-            case .pending:
-                return
-            case .end, .failed:
-                close()
-                return
+            let (acknowledged, finished, next) = state.withLock { state in
+                let (acknowledged, finished) = Self.finishTaken(&state)
+                var next: Item?
+                if !state.closed, !state.pending.isEmpty {
+                    next = state.pending.removeFirst()
+                    state.taken = next!.sequence
+                    state.processing = next!.token
+                } else {
+                    state.handling = nil
+                }
+                return (acknowledged, finished, next)
             }
+            finished?.leave()
+            for waiter in acknowledged { waiter.acknowledge() }
+            guard let next else { return }
+            item = next
         }
     }
 
@@ -209,28 +216,31 @@ final class Mailbox<Value: Sendable>: Sendable, ChannelWaker {
             guard !state.closed else { return nil }
             state.closed = true
             defer {
+                state.consumer = nil
                 state.waiters.removeAll()
+                state.pending.removeAll()
                 state.processing = nil
-                state.handler = nil
-                state.handling = nil
             }
+            var tokens = state.pending.compactMap(\.token)
+            if let processing = state.processing { tokens.append(processing) }
+            state.handling?.cancel()
+            state.handler = nil
             return Closing(
-                waiters: state.waiters.map(\.waiter), processing: state.processing,
-                processingKey: state.processing == nil ? nil : state.consumerKey, handling: state.handling)
+                consumer: state.consumer, waiters: state.waiters.map(\.waiter),
+                tokens: tokens, processingKey: state.processing == nil ? nil : state.consumerKey)
         }
         guard let closing else { return }
-        closing.handling?.cancel()
-        channel.cancel()
         DeliveryContext.set(nil, for: closing.processingKey)
+        closing.consumer?.resume(returning: nil)
         for waiter in closing.waiters { waiter.acknowledge() }
-        closing.processing?.leave()
+        for token in closing.tokens { token.leave() }
         onClose()
     }
 
     private struct Closing {
+        let consumer: CheckedContinuation<Value?, Never>?
         let waiters: [DeliveryWaiter]
-        let processing: Settlement.Token?
+        let tokens: [Settlement.Token]
         let processingKey: Int?
-        let handling: Task<Void, Never>?
     }
 }

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Napkin) import NapkinSupport
+@testable import NapkinHTTP
 
 /// A channel that counts bytes: its own limit, a budget shared with other
 /// channels, and every byte given back however a value leaves.

@@ -1,12 +1,13 @@
+@_spi(Napkin) import NapkinSupport
+
 /// A single-consumer channel with a bounded buffer, a stated policy for when
 /// it is full, and one lifecycle that every exit goes through.
 ///
-/// napkin moves everything that flows to a consumer through one of these:
-/// the chunks of a streamed response body, the events of an event stream,
-/// the patches of a session's tab, and the values waiting for each
-/// subscriber of a broadcaster. "Park a continuation under a lock, resume it
-/// outside, survive cancel racing close racing finish" is written here
-/// once, and its phases are explicit:
+/// napkin moves everything that flows to a client through one of these: the
+/// chunks of a streamed response body, the events of an event stream, the
+/// patches of a session's tab. Each had its own "park a continuation under a
+/// lock, resume it outside, survive cancel racing close racing finish" code;
+/// now there is one, and its phases are explicit:
 ///
 /// ```
 ///  open ──finish()──► finishing ──(buffer drained)──┐
@@ -24,8 +25,7 @@
 ///   stop heartbeats, so no exit path can leave residue behind.
 ///
 /// The consumer reads with ``next()`` (async) or, from a C callback that
-/// cannot await, with ``poll(waker:)``; ``poll()`` takes what is ready
-/// without waiting for more.
+/// cannot await, with ``poll(waker:)``.
 ///
 /// The methods a live stream calls per event are pre-specialized for byte
 /// arrays, the element of every stream napkin serves: called from another
@@ -59,12 +59,11 @@ public final class Channel<Element: Sendable>: Sendable {
         case terminated
     }
 
-    /// What a poll found.
+    /// What ``poll(waker:)`` found.
     public enum Poll {
         /// The next value.
         case value(Element)
-        /// Nothing yet; a waker the poll registered is called once something
-        /// changes.
+        /// Nothing yet; the waker is called once something changes.
         case pending
         /// The channel ended cleanly.
         case end
@@ -124,12 +123,9 @@ public final class Channel<Element: Sendable>: Sendable {
         var handlers: [@Sendable () -> Void] = []
         var released: [Entry] = []
 
-        func run(discarding onDiscard: (@Sendable (Element) -> Void)?) {
+        func run() {
             consumer?.resume(with: consumerResult)
             for sender in senders { sender.resume(returning: sendersResult) }
-            if let onDiscard {
-                for entry in released { onDiscard(entry.value) }
-            }
             for handler in handlers { handler() }
         }
     }
@@ -148,8 +144,6 @@ public final class Channel<Element: Sendable>: Sendable {
     /// Bytes shared with other channels: a value that does not fit is
     /// treated as one that does not fit the buffer.
     private let budget: ByteBudget?
-    /// Told of each value let go unread.
-    private let onDiscard: (@Sendable (Element) -> Void)?
 
     /// An open channel with `policy`.
     public init(policy: Policy) {
@@ -157,20 +151,6 @@ public final class Channel<Element: Sendable>: Sendable {
         weigh = nil
         byteLimit = .max
         budget = nil
-        onDiscard = nil
-    }
-
-    /// An open channel with `policy` that hands `onDiscard` each value it
-    /// lets go unread: dropped to make room, replaced by a newer value with
-    /// its key, or still buffered when the channel terminates. For values
-    /// that hold something to give back (napkin's mailboxes pass on each
-    /// value's settlement token). Called outside the channel's lock.
-    public init(policy: Policy, onDiscard: @escaping @Sendable (Element) -> Void) {
-        self.policy = policy
-        weigh = nil
-        byteLimit = .max
-        budget = nil
-        self.onDiscard = onDiscard
     }
 
     /// An open channel with `policy` that also counts the bytes it buffers
@@ -181,7 +161,6 @@ public final class Channel<Element: Sendable>: Sendable {
         self.weigh = weigh
         self.byteLimit = max(0, byteLimit)
         self.budget = budget
-        onDiscard = nil
     }
 
     /// Bytes buffered now, for a channel that counts them.
@@ -223,7 +202,7 @@ public final class Channel<Element: Sendable>: Sendable {
                 }
                 return .done(accept(Entry(value: value, key: nil, cost: weigh?(value) ?? 0), into: &state, wake: &wake))
             }
-            wake.run(discarding: onDiscard)
+            wake.run()
             switch step {
             case .done(let accepted): return accepted
             case .wait:
@@ -292,7 +271,7 @@ public final class Channel<Element: Sendable>: Sendable {
             if case .backpressure = policy, state.buffer.count >= policy.capacity, state.consumer == nil { return false }
             return accept(Entry(value: value, key: key, cost: cost), into: &state, wake: &wake)
         }
-        wake.run(discarding: onDiscard)
+        wake.run()
         return accepted
     }
 
@@ -306,7 +285,7 @@ public final class Channel<Element: Sendable>: Sendable {
             guard case .open = state.phase, state.buffer.isEmpty, state.consumer != nil else { return false }
             return accept(Entry(value: value, key: nil, cost: weigh?(value) ?? 0), into: &state, wake: &wake)
         }
-        wake.run(discarding: onDiscard)
+        wake.run()
         return accepted
     }
 
@@ -315,8 +294,8 @@ public final class Channel<Element: Sendable>: Sendable {
     /// stream that carried an event within the interval needs no comment to
     /// stay open, and ten thousand live streams are spared as many sends.
     @discardableResult
-    @_spi(Napkin) @specialized(where Element == [UInt8])
-    public func offerHeartbeat(_ value: Element) -> Bool {
+    @specialized(where Element == [UInt8])
+    func offerHeartbeat(_ value: Element) -> Bool {
         var wake = Wake()
         let accepted = state.withLock { state -> Bool in
             defer { state.acceptedAtHeartbeat = state.accepted }
@@ -325,7 +304,7 @@ public final class Channel<Element: Sendable>: Sendable {
             else { return false }
             return accept(Entry(value: value, key: nil, cost: weigh?(value) ?? 0), into: &state, wake: &wake)
         }
-        wake.run(discarding: onDiscard)
+        wake.run()
         return accepted
     }
 
@@ -421,7 +400,7 @@ public final class Channel<Element: Sendable>: Sendable {
             wake.consumerResult = error.map { .failure($0) } ?? .success(nil)
             terminate(&state, wake: &wake)
         }
-        wake.run(discarding: onDiscard)
+        wake.run()
     }
 
     /// The consumer's end (or a producer abandoning what it buffered): drops
@@ -434,7 +413,7 @@ public final class Channel<Element: Sendable>: Sendable {
             guard !Self.isTerminated(state) else { return }
             end(&state, wake: &wake)
         }
-        wake.run(discarding: onDiscard)
+        wake.run()
     }
 
     /// Drops everything buffered and terminates, telling the consumer and
@@ -487,22 +466,12 @@ public final class Channel<Element: Sendable>: Sendable {
                         return nil
                     }
                 }
-                wake.run(discarding: onDiscard)
+                wake.run()
                 if let ready { consumer.resume(with: ready) }
             }
         } onCancel: {
             cancel()
         }
-    }
-
-    /// The next value if one is ready, registering nothing: `.pending` means
-    /// none yet. For a consumer with something to do before it waits
-    /// (napkin's mailboxes settle their task's work first).
-    public func poll() -> Poll {
-        var wake = Wake()
-        let result = state.withLock { take(&$0, wake: &wake) }
-        wake.run(discarding: onDiscard)
-        return result
     }
 
     /// The next value if one is ready; otherwise registers `waker`, which is
@@ -520,8 +489,8 @@ public final class Channel<Element: Sendable>: Sendable {
     /// waker is registered, so the waker (called outside the lock) always
     /// finds the consumer asleep. libmicrohttpd's content reader suspends its
     /// connection there, and the waker resumes it.
-    @_spi(Napkin) @specialized(where Element == [UInt8])
-    public func poll(waking waker: any ChannelWaker, sleeping sleep: () -> Void) -> Poll {
+    @specialized(where Element == [UInt8])
+    func poll(waking waker: any ChannelWaker, sleeping sleep: () -> Void) -> Poll {
         poll(registering: .wakerObject(waker), sleeping: sleep)
     }
 
@@ -550,7 +519,7 @@ public final class Channel<Element: Sendable>: Sendable {
             }
             return result
         }
-        wake.run(discarding: onDiscard)
+        wake.run()
         return result
     }
 
@@ -597,7 +566,7 @@ extension Channel where Element == [UInt8] {
 
 /// What a poller of a ``Channel`` is woken through when it registers an
 /// object rather than a closure (napkin's body pump does, once per event).
-@_spi(Napkin) public protocol ChannelWaker: AnyObject, Sendable {
+protocol ChannelWaker: AnyObject, Sendable {
     /// Something arrived, or the channel ended: poll again.
     func wake()
 }

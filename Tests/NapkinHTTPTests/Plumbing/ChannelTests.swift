@@ -1,6 +1,6 @@
 import Synchronization
 import Testing
-@_spi(Napkin) import NapkinSupport
+@testable import NapkinHTTP
 
 /// Every road through a ``Channel``'s lifecycle ends in one termination,
 /// run once, leaving nothing behind.
@@ -112,37 +112,6 @@ struct ChannelTests {
         #expect(channel.droppedCount == 3)
         #expect(try await channel.next() == 4)
         #expect(try await channel.next() == 5)
-    }
-
-    @Test("onDiscard is handed every value let go unread: dropped for room, replaced by key, buffered at the end; never one that was read")
-    func discarded() async throws {
-        let discarded = Locked<[Int]>([])
-        let channel = Channel<Int>(policy: .dropOldest(capacity: 2)) { value in discarded.withLock { $0.append(value) } }
-        for value in 1...3 { channel.offer(value) }
-        #expect(discarded.withLock { $0 } == [1])
-        #expect(try await channel.next() == 2)
-        channel.offer(4, key: "k")
-        channel.offer(5, key: "k")
-        #expect(discarded.withLock { $0 } == [1, 4])
-        channel.cancel()
-        #expect(discarded.withLock { $0 } == [1, 4, 3, 5])
-        #expect(!channel.offer(6))
-        #expect(discarded.withLock { $0 } == [1, 4, 3, 5])
-    }
-
-    @Test("poll() takes what is ready and registers nothing; it ends a drained, finished channel")
-    func pollWithoutWaker() async throws {
-        let channel = Channel<Int>(policy: .dropOldest(capacity: 4))
-        guard case .pending = channel.poll() else { Issue.record("an empty channel polled as ready"); return }
-        // Nothing was registered: a task waiting now gets the next value.
-        let waiting = Task { try await channel.next() }
-        channel.offer(1)
-        #expect(try await waiting.value == 1)
-        channel.offer(2)
-        channel.finish()
-        guard case .value(2) = channel.poll() else { Issue.record("the buffered value was not polled"); return }
-        guard case .end = channel.poll() else { Issue.record("a drained, finished channel did not end"); return }
-        #expect(channel.isTerminated)
     }
 
     @Test("finishWhenFull ends the channel after what it holds instead of growing")

@@ -18,7 +18,7 @@ public final class ByteBudget: Sendable {
     public var used: Int { held.load(ordering: .relaxed) }
 
     /// Takes `bytes` if they fit; whether they did.
-    @_spi(Napkin) public func reserve(_ bytes: Int) -> Bool {
+    func reserve(_ bytes: Int) -> Bool {
         var current = held.load(ordering: .relaxed)
         while true {
             guard current + bytes <= limit else { return false }
@@ -30,7 +30,7 @@ public final class ByteBudget: Sendable {
     }
 
     /// Gives back `bytes` taken with ``reserve(_:)``.
-    @_spi(Napkin) public func release(_ bytes: Int) {
+    func release(_ bytes: Int) {
         guard bytes > 0 else { return }
         held.subtract(bytes, ordering: .relaxed)
     }
