@@ -8,7 +8,7 @@ import Testing
 struct FuzzTableTests {
     @Test("its rows are exactly Tests/Fuzz/Targets")
     func rowsMatchTargets() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+        let root = ArticleExamplesTests.root.appendingPathComponent("../..")
         let targets = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Tests/Fuzz/Targets").path)
             .filter { $0.hasSuffix(".swift") }
             .map { String($0.dropLast(".swift".count)) }
