@@ -34,6 +34,25 @@ struct SessionTests {
         await testApp.stop()
     }
 
+    @Test("an event stream carries nosniff and none of the headers that govern documents", arguments: TestApp.Mode.allCases)
+    func eventStreamHeaders(mode: TestApp.Mode) async throws {
+        let testApp = try await TestApp.start(mode)
+        let client = testApp.client()
+        let tab = try #require(try await client.get("/").tabID)
+        let stream = try await client.send(.head, "\(WebSession.eventsPath)?\(WireProtocol.Query.tab)=\(tab)")
+        #expect(stream.status == 200)
+        #expect(stream.headers["Content-Type"]?.hasPrefix("text/event-stream") == true)
+        #expect(stream.headers["X-Content-Type-Options"] == "nosniff")
+        for documentOnly in ["Content-Security-Policy", "Referrer-Policy", "X-Frame-Options"] {
+            #expect(stream.headers[documentOnly] == nil, "\(documentOnly) on an event stream")
+        }
+        let page = try await client.get("/")
+        for header in ["Content-Security-Policy", "Referrer-Policy", "X-Frame-Options", "X-Content-Type-Options"] {
+            #expect(page.headers[header] != nil, "no \(header) on a page")
+        }
+        await testApp.stop()
+    }
+
     @Test("Secure is added to the cookie when configured")
     func secureCookie() async throws {
         let testApp = try await TestApp.start(.inProcess, configuration: NapkinConfiguration(secureCookies: true))
