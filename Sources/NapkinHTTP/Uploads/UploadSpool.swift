@@ -22,7 +22,11 @@ import Darwin
 /// buffer is kept: libmicrohttpd's reads come short now and then at full
 /// speed too, and handing the buffer back each time costs a write, a free
 /// and an allocation.
-struct UploadSpool: Sendable {
+///
+/// A class, used only holding its request's lock: the request's state keeps
+/// a reference, so the requests that bring no upload (an event stream held
+/// for hours among them) do not carry the spool's few hundred bytes.
+final class UploadSpool {
     private enum Part {
         case field(name: String, value: [UInt8])
         /// A file being written to ``file``, its size and first bytes so far
@@ -85,7 +89,7 @@ struct UploadSpool: Sendable {
 
     /// Takes the next piece of the body; whether it is still accepted (once
     /// refused, its files are already gone and ``refusal`` says why).
-    mutating func take(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    func take(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard refusal == nil else { return false }
         received += bytes.count
         guard received <= limits.maxRequestBytes else {
@@ -111,7 +115,7 @@ struct UploadSpool: Sendable {
     }
 
     /// Ends the body: the form, or why it was refused (its files then gone).
-    mutating func finish() -> Result<MultipartForm, HTTPError> {
+    func finish() -> Result<MultipartForm, HTTPError> {
         if let refusal { return .failure(refusal) }
         do { try parser?.finish() } catch {
             _ = refuse(HTTPError(.badRequest, "Malformed multipart body: \(error.reason)"))
@@ -122,7 +126,7 @@ struct UploadSpool: Sendable {
 
     /// Closes and removes every temporary file this body made, and gives
     /// back what they counted against the disk budget, and its write buffer.
-    mutating func removeFiles() {
+    func removeFiles() {
         if file >= 0 { close(file) }
         file = -1
         current = nil
@@ -135,14 +139,14 @@ struct UploadSpool: Sendable {
 
     /// Refuses the body for `error`: its files go at once, and nothing more is kept.
     @discardableResult
-    mutating func refuse(_ error: HTTPError) -> Bool {
+    func refuse(_ error: HTTPError) -> Bool {
         refusal = error
         removeFiles()
         form = MultipartForm()
         return false
     }
 
-    private mutating func handle(_ event: MultipartParser.Event) throws {
+    private func handle(_ event: MultipartParser.Event) throws {
         switch event {
         case .begin(let head):
             parts += 1
@@ -205,7 +209,7 @@ struct UploadSpool: Sendable {
 
     /// A new temporary file for a file part; an empty file input (no file
     /// name) makes none.
-    private mutating func open(_ head: MultipartPartHead, fileName: String) throws -> Part {
+    private func open(_ head: MultipartPartHead, fileName: String) throws -> Part {
         if fileName.isEmpty { return .skipped }
         var template = Array("\(limits.directory)/napkin-upload-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -223,7 +227,7 @@ struct UploadSpool: Sendable {
 
     /// Writes `bytes` to the current file through the write buffer, taking
     /// one if there is room in the budget; whole buffers are written as they fill.
-    private mutating func store(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws {
+    private func store(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws {
         if !holdsBuffer, !buffers.isEmpty, bytes.count < Self.writeBufferBytes, reserveBuffer() {
             holdsBuffer = true
             pending.reserveCapacity(Self.writeBufferBytes)
@@ -239,14 +243,14 @@ struct UploadSpool: Sendable {
     }
 
     /// Writes what the buffer holds.
-    private mutating func flush(to descriptor: Int32) throws {
+    private func flush(to descriptor: Int32) throws {
         guard !pending.isEmpty else { return }
         try pending.withUnsafeBytes { try Self.append($0, to: descriptor) }
         pending.removeAll(keepingCapacity: true)
     }
 
     /// Frees the write buffer (its bytes written or not wanted) and gives it back to the budget.
-    private mutating func dropBuffer() {
+    private func dropBuffer() {
         guard holdsBuffer else { return }
         pending = []
         holdsBuffer = false

@@ -44,7 +44,7 @@ func filesIn(_ directory: String) -> [String] {
         return size
     }
 
-    func feed(_ spool: inout UploadSpool, _ body: [UInt8], piece: Int = 5) -> Bool {
+    func feed(_ spool: UploadSpool, _ body: [UInt8], piece: Int = 5) -> Bool {
         var offset = 0
         while offset < body.count {
             let end = min(body.count, offset + piece)
@@ -57,10 +57,10 @@ func filesIn(_ directory: String) -> [String] {
     @Test func filesGoToDiskAndAreRemovedAtTheEnd() throws {
         let directory = try scratchDirectory()
         let disk = ByteBudget(limit: 1 << 20)
-        var spool = try spool(directory, disk: disk)
+        let spool = try spool(directory, disk: disk)
         let content = pngBytes + [UInt8](repeating: 7, count: 5000)
         let body = multipartBody(boundary: "B", [("title", nil, nil, Array("Hi".utf8)), ("photo", "../me.png", "image/png", content), ("empty", "", "application/octet-stream", [])])
-        #expect(feed(&spool, body))
+        #expect(feed(spool, body))
         let form = try spool.finish().get()
         #expect(form.fields.map(\.name) == ["title"])
         #expect(form.fields.map(\.value) == ["Hi"])
@@ -79,51 +79,51 @@ func filesIn(_ directory: String) -> [String] {
 
     @Test func aRefusedBodyLeavesNoFiles() throws {
         let directory = try scratchDirectory()
-        var spool = try spool(directory) { $0.maxFileBytes = 100 }
+        let spool = try spool(directory) { $0.maxFileBytes = 100 }
         let body = multipartBody(boundary: "B", [("a", "a.bin", nil, [UInt8](repeating: 1, count: 50)), ("b", "b.bin", nil, [UInt8](repeating: 1, count: 101))])
-        #expect(!feed(&spool, body))
+        #expect(!feed(spool, body))
         #expect(spool.refusal?.status == .payloadTooLarge)
         #expect(filesIn(directory).isEmpty)
     }
 
     @Test func aBodyCutShortLeavesNoFilesOnceRemoved() throws {
         let directory = try scratchDirectory()
-        var spool = try spool(directory)
+        let spool = try spool(directory)
         let body = multipartBody(boundary: "B", [("a", "a.bin", nil, [UInt8](repeating: 1, count: 500))])
-        #expect(feed(&spool, Array(body.prefix(300))))
+        #expect(feed(spool, Array(body.prefix(300))))
         #expect(filesIn(directory).count == 1)
         // The client left: the completed callback removes what the request made.
         spool.removeFiles()
         #expect(filesIn(directory).isEmpty)
         let directory2 = try scratchDirectory()
-        var cut = try self.spool(directory2)
-        #expect(feed(&cut, Array(body.dropLast(4))))
+        let cut = try self.spool(directory2)
+        #expect(feed(cut, Array(body.dropLast(4))))
         #expect(throws: HTTPError.self) { try cut.finish().get() }
         #expect(filesIn(directory2).isEmpty)
     }
 
     @Test func limitsOnPartsRequestFieldsAndDisk() throws {
         let directory = try scratchDirectory()
-        var parts = try spool(directory) { $0.maxParts = 3 }
-        #expect(!feed(&parts, multipartBody(boundary: "B", (0..<4).map { ("f\($0)", nil, nil, [1]) })))
+        let parts = try spool(directory) { $0.maxParts = 3 }
+        #expect(!feed(parts, multipartBody(boundary: "B", (0..<4).map { ("f\($0)", nil, nil, [1]) })))
         #expect(parts.refusal?.status == .payloadTooLarge)
 
-        var request = try spool(directory) { $0.maxRequestBytes = 200 }
-        #expect(!feed(&request, multipartBody(boundary: "B", [("a", "a.bin", nil, [UInt8](repeating: 1, count: 300))])))
+        let request = try spool(directory) { $0.maxRequestBytes = 200 }
+        #expect(!feed(request, multipartBody(boundary: "B", [("a", "a.bin", nil, [UInt8](repeating: 1, count: 300))])))
         #expect(request.refusal?.status == .payloadTooLarge)
 
-        var fields = try spool(directory)
-        #expect(!feed(&fields, multipartBody(boundary: "B", [("a", nil, nil, [UInt8](repeating: 65, count: 65))])))
+        let fields = try spool(directory)
+        #expect(!feed(fields, multipartBody(boundary: "B", [("a", nil, nil, [UInt8](repeating: 65, count: 65))])))
         #expect(fields.refusal?.status == .payloadTooLarge)
 
         let disk = ByteBudget(limit: 100)
-        var full = try spool(directory, disk: disk)
-        #expect(!feed(&full, multipartBody(boundary: "B", [("a", "a.bin", nil, [UInt8](repeating: 1, count: 101))])))
+        let full = try spool(directory, disk: disk)
+        #expect(!feed(full, multipartBody(boundary: "B", [("a", "a.bin", nil, [UInt8](repeating: 1, count: 101))])))
         #expect(full.refusal?.status == .serviceUnavailable)
         #expect(disk.used == 0)
 
-        var head = try spool(directory) { $0.maxPartHeadBytes = 100 }
-        #expect(!feed(&head, multipartBody(boundary: "B", [(String(repeating: "n", count: 200), nil, nil, [1])])))
+        let head = try spool(directory) { $0.maxPartHeadBytes = 100 }
+        #expect(!feed(head, multipartBody(boundary: "B", [(String(repeating: "n", count: 200), nil, nil, [1])])))
         #expect(head.refusal?.status == .badRequest)
         #expect(filesIn(directory).isEmpty)
     }
@@ -133,25 +133,25 @@ func filesIn(_ directory: String) -> [String] {
     /// file's content.
     func fileUpToAShortPiece(_ directory: String, buffers: ByteBudget) throws -> (UploadSpool, rest: [UInt8], content: [UInt8]) {
         let buffer = UploadSpool.writeBufferBytes
-        var spool = try spool(directory, buffers: [ByteBudget(limit: 1 << 30), buffers])
+        let spool = try spool(directory, buffers: [ByteBudget(limit: 1 << 30), buffers])
         let content = pngBytes + (0..<(buffer + 10_000)).map { UInt8(truncatingIfNeeded: $0) }
         let body = multipartBody(boundary: "B", [("photo", "a.png", "image/png", content)])
         let head = body.count - content.count - Array("\r\n--B--\r\n".utf8).count
         // Full pieces: nothing written until a whole buffer is gathered.
-        #expect(feed(&spool, Array(body.prefix(head)), piece: head))
-        #expect(feed(&spool, Array(body[head..<(head + 5 * 1024)]), piece: 1024))
+        #expect(feed(spool, Array(body.prefix(head)), piece: head))
+        #expect(feed(spool, Array(body[head..<(head + 5 * 1024)]), piece: 1024))
         #expect(bytesOnDisk(directory) == 0)
         #expect(buffers.used == buffer)
-        #expect(feed(&spool, Array(body[(head + 5 * 1024)..<(head + buffer + 5 * 1024)]), piece: 1024))
+        #expect(feed(spool, Array(body[(head + 5 * 1024)..<(head + buffer + 5 * 1024)]), piece: 1024))
         #expect(bytesOnDisk(directory) == buffer)
         // A short piece: the client's bytes may have run out for now.
-        #expect(feed(&spool, Array(body[(head + buffer + 5 * 1024)..<(head + buffer + 5500)]), piece: 1024))
+        #expect(feed(spool, Array(body[(head + buffer + 5 * 1024)..<(head + buffer + 5500)]), piece: 1024))
         return (spool, Array(body[(head + buffer + 5500)...]), content)
     }
 
     /// Feeds `rest` and checks the file read back is `content`, with every buffer given back.
-    func finish(_ spool: inout UploadSpool, rest: [UInt8], content: [UInt8], buffers: ByteBudget, in directory: String) throws {
-        #expect(feed(&spool, rest, piece: 1024))
+    func finish(_ spool: UploadSpool, rest: [UInt8], content: [UInt8], buffers: ByteBudget, in directory: String) throws {
+        #expect(feed(spool, rest, piece: 1024))
         let form = try spool.finish().get()
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: form.files[0].file.path))) == content)
         #expect(buffers.used == 0)
@@ -162,20 +162,20 @@ func filesIn(_ directory: String) -> [String] {
     @Test func aFileIsWrittenInWholeBuffersKeptAcrossShortPiecesWhileTheBudgetHasRoom() throws {
         let directory = try scratchDirectory()
         let buffers = ByteBudget(limit: 1 << 20)
-        var (spool, rest, content) = try fileUpToAShortPiece(directory, buffers: buffers)
+        let (spool, rest, content) = try fileUpToAShortPiece(directory, buffers: buffers)
         #expect(bytesOnDisk(directory) == UploadSpool.writeBufferBytes)
         #expect(buffers.used == UploadSpool.writeBufferBytes)
-        try finish(&spool, rest: rest, content: content, buffers: buffers, in: directory)
+        try finish(spool, rest: rest, content: content, buffers: buffers, in: directory)
     }
 
     @Test func aShortPieceWritesOutAndGivesTheBufferBackWhenBuffersAreScarce() throws {
         let directory = try scratchDirectory()
         // One buffer taken is more than half of this budget.
         let buffers = ByteBudget(limit: UploadSpool.writeBufferBytes * 3 / 2)
-        var (spool, rest, content) = try fileUpToAShortPiece(directory, buffers: buffers)
+        let (spool, rest, content) = try fileUpToAShortPiece(directory, buffers: buffers)
         #expect(bytesOnDisk(directory) == UploadSpool.writeBufferBytes + 5500)
         #expect(buffers.used == 0)
-        try finish(&spool, rest: rest, content: content, buffers: buffers, in: directory)
+        try finish(spool, rest: rest, content: content, buffers: buffers, in: directory)
     }
 
     @Test func withoutRoomInTheBudgetBytesAreWrittenAsTheyCome() throws {
@@ -183,14 +183,14 @@ func filesIn(_ directory: String) -> [String] {
         let buffers = ByteBudget(limit: UploadSpool.writeBufferBytes - 1)
         // Room in one budget but not the other: the one is given back.
         let roomy = ByteBudget(limit: 1 << 30)
-        var spool = try spool(directory, buffers: [roomy, buffers])
+        let spool = try spool(directory, buffers: [roomy, buffers])
         let content = pngBytes + [UInt8](repeating: 9, count: 20_000)
         let body = multipartBody(boundary: "B", [("photo", "a.png", "image/png", content)])
-        #expect(feed(&spool, Array(body.prefix(10_000)), piece: 1000))
+        #expect(feed(spool, Array(body.prefix(10_000)), piece: 1000))
         #expect(bytesOnDisk(directory) > 9000)
         #expect(buffers.used == 0)
         #expect(roomy.used == 0)
-        #expect(feed(&spool, Array(body.dropFirst(10_000)), piece: 1000))
+        #expect(feed(spool, Array(body.dropFirst(10_000)), piece: 1000))
         let form = try spool.finish().get()
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: form.files[0].file.path))) == content)
         spool.removeFiles()
@@ -199,9 +199,9 @@ func filesIn(_ directory: String) -> [String] {
     @Test func aRemovedUploadGivesItsBufferBack() throws {
         let directory = try scratchDirectory()
         let buffers = ByteBudget(limit: 1 << 20)
-        var spool = try spool(directory, buffers: [ByteBudget(limit: 1 << 30), buffers])
+        let spool = try spool(directory, buffers: [ByteBudget(limit: 1 << 30), buffers])
         let body = multipartBody(boundary: "B", [("a", "a.bin", nil, [UInt8](repeating: 1, count: 50_000))])
-        #expect(feed(&spool, Array(body.prefix(20_000)), piece: 1000))
+        #expect(feed(spool, Array(body.prefix(20_000)), piece: 1000))
         #expect(buffers.used == UploadSpool.writeBufferBytes)
         // The client left mid-way.
         spool.removeFiles()
