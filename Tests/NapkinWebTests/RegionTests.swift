@@ -35,4 +35,37 @@ struct RegionTests {
         stream.close()
         await testApp.stop()
     }
+
+    @Test("a body that creates a region runs once, and its markup holds the region in place")
+    func newRegionRendersInPlace() {
+        let view = CountingRegionView()
+        let html = view.render().rendered
+        #expect(view.bodyRuns == 1)
+        #expect(html.contains("<h1>Board</h1><div class=\"napkin\""))
+        #expect(html.contains("<p>Ticks: 0</p></div><footer>"))
+        #expect(!html.contains("\u{1}"), "a region's marker left in the markup")
+
+        view.model.ticks = 1
+        let again = view.render().rendered
+        #expect(again.contains("<p>Ticks: 1</p>"))
+        #expect(!again.contains("\u{1}"))
+    }
+}
+
+@Observable
+@MainActor
+private final class Ticker {
+    var ticks = 0
+}
+
+/// A view whose body counts its runs and shows a region on a model of its own.
+@MainActor
+private final class CountingRegionView: WebViewController {
+    let model = Ticker()
+    var bodyRuns = 0
+
+    override func body() -> HTML {
+        bodyRuns += 1
+        return "<h1>Board</h1>\(region("ticks") { [model] in "<p>Ticks: \(model.ticks)</p>" })<footer></footer>"
+    }
 }

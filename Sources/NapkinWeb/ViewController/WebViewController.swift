@@ -85,9 +85,14 @@ open class WebViewController: ViewControllable {
     private var observation = 0
     /// Parts of the body observed on their own (see ``region(_:_:)``).
     private var regions = SmallMap<String, RegionViewController>()
-    /// Regions the body asked for while rendering, and whether one was new.
+    /// Regions the body asked for while rendering.
     private var regionsUsed: [String] = []
-    private var regionCreated = false
+    /// Regions created while the body renders under observation, each
+    /// rendered after it, into the place its marker holds (see
+    /// ``region(_:_:)``).
+    private var regionsToFill: [(name: String, region: RegionViewController)] = []
+    /// Whether ``body()`` is running under this fragment's observation now.
+    private var observingBody = false
     /// The shared fragments the last render of the body showed.
     private var sharedShown = SmallMap<ObjectIdentifier, any SharedFragmentViewers>()
 
@@ -168,8 +173,31 @@ open class WebViewController: ViewControllable {
         region.place = .region(name)
         regions[name] = region
         if let tab { region.mount(in: tab) }
-        regionCreated = true
-        return region.render()
+        // Rendered here, under this body's observation, the region's
+        // content would be watched by both: a change to it would re-render
+        // this whole fragment. So the body gets a marker, and the region is
+        // rendered on its own once the body is done.
+        guard observingBody else { return region.render() }
+        regionsToFill.append((name, region))
+        return HTML(raw: Self.marker(of: name))
+    }
+
+    /// Holds a new region's place in the body's markup: text that a user's
+    /// input cannot contain, since it carries a number drawn at launch.
+    private static func marker(of region: String) -> String {
+        "\u{1}napkin-region-\(markerNonce)-\(region)\u{1}"
+    }
+
+    private static let markerNonce = UInt64.random(in: .min ... .max)
+
+    /// `inner` with each new region's markup in place of its marker.
+    private func fillNewRegions(_ inner: HTML) -> HTML {
+        var markup = inner.rendered
+        for (name, region) in regionsToFill {
+            markup = markup.replacing(Self.marker(of: name), with: region.render().rendered)
+        }
+        regionsToFill.removeAll()
+        return HTML(raw: markup)
     }
 
     // MARK: - Shared fragments
@@ -376,7 +404,6 @@ open class WebViewController: ViewControllable {
         for child in slots.values { _ = child.render() }
         for region in regions.values { _ = region.render() }
         regionsUsed.removeAll()
-        regionCreated = false
         fieldMessages.removeAll()
         let sharedBefore = sharedShown
         sharedShown.removeAll()
@@ -385,13 +412,7 @@ open class WebViewController: ViewControllable {
             inner = body()
         } else {
             inner = observedBody()
-            if regionCreated {
-                // A new region first rendered inside this observation, which
-                // then also watches what the region reads. Render once more
-                // with the region cached; the first observation is stale.
-                regionsUsed.removeAll()
-                inner = observedBody()
-            }
+            if !regionsToFill.isEmpty { inner = fillNewRegions(inner) }
         }
         dropUnusedRegions()
         for (key, fragment) in sharedBefore.pairs where sharedShown[key] == nil { fragment.forget(self) }
@@ -405,6 +426,8 @@ open class WebViewController: ViewControllable {
         observing = true
         observation += 1
         let generation = observation
+        observingBody = true
+        defer { observingBody = false }
         return withObservationTracking {
             body()
         } onChange: { [weak self] in
