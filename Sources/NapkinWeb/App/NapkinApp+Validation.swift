@@ -21,12 +21,12 @@ extension NapkinApp {
         guard let name = field(WireProtocol.Field.action), let action = fragment.action(named: name) else {
             throw HTTPError(.notFound, "Unknown action.")
         }
-        guard action.whileTyping != nil, let check = action.check else {
+        guard action.whileTyping != nil else {
             throw HTTPError(.badRequest, "This action is not checked while typing.")
         }
         var response: Response
         do {
-            try check(request)
+            try action.check(request)
             response = Response(status: .noContent)
         } catch let error as FormError {
             response = try .json(WireProtocol.ValidationData(field: error.field, message: error.message))
