@@ -4,14 +4,22 @@ struct FanOut<Value: Sendable> {
     /// Kept contiguous, so a send to 10,000 subscribers walks an array; the
     /// positions make removal O(1) (the last entry takes the gap).
     private var mailboxes: [(id: UInt64, mailbox: Mailbox<Value>)] = []
+    /// Where each mailbox is, once there have been ``indexedFrom`` at once.
+    /// Below that a scan finds one as fast, and most broadcasters (one per
+    /// session, followed by its tabs) never reach it: no table to allocate.
     private var positions: [UInt64: Int] = [:]
     private var nextID: UInt64 = 0
     private var sequence: UInt64 = 0
     private let policy: Mailbox<Value>.Policy
 
+    static var indexedFrom: Int { 16 }
+
     init(policy: Mailbox<Value>.Policy) {
         self.policy = policy
     }
+
+    /// The ids of the registered mailboxes, in the order a send reaches them.
+    var ids: [UInt64] { mailboxes.map(\.id) }
 
     /// Live subscribers.
     var count: Int {
@@ -23,17 +31,22 @@ struct FanOut<Value: Sendable> {
         let id = nextID
         nextID += 1
         let mailbox = Mailbox<Value>(policy: policy) { onClose(id) }
-        positions[id] = mailboxes.count
         mailboxes.append((id, mailbox))
+        if !positions.isEmpty {
+            positions[id] = mailboxes.count - 1
+        } else if mailboxes.count >= Self.indexedFrom {
+            for (position, entry) in mailboxes.enumerated() { positions[entry.id] = position }
+        }
         return mailbox
     }
 
     mutating func remove(_ id: UInt64) {
-        guard let position = positions.removeValue(forKey: id) else { return }
+        let found = positions.isEmpty ? mailboxes.firstIndex { $0.id == id } : positions.removeValue(forKey: id)
+        guard let position = found else { return }
         let last = mailboxes.removeLast()
         if position < mailboxes.count {
             mailboxes[position] = last
-            positions[last.id] = position
+            if !positions.isEmpty { positions[last.id] = position }
         }
     }
 
