@@ -92,6 +92,13 @@ enum ResponseWriter {
         }
     }
 
+    /// The buffer libmicrohttpd allocates with the response of a body held
+    /// open (an event stream, which sets ``Response/unacknowledgedLimit``),
+    /// and keeps as long as it is open. Chunked (HTTP/1.1) it is never used:
+    /// the pump writes into the connection's own buffer. Only an HTTP/1.0
+    /// client is sent the body through it, a few more reads per event.
+    static let heldBlockSize = 32
+
     /// A libmicrohttpd response that pulls `channel` through a ``BodyPump``.
     private static func pump(
         _ channel: Channel<[UInt8]>, unacknowledgedLimit: Duration? = nil, context: RequestContext, core: ServerCore
@@ -101,7 +108,7 @@ enum ResponseWriter {
         // Unregistered when the request completes (``Callbacks/completed``).
         core.register(pump)
         return MHD_create_response_from_callback(
-            UInt64.max, 256,
+            UInt64.max, unacknowledgedLimit == nil ? 256 : heldBlockSize,
             { cls, _, buffer, max in
                 guard let cls, let buffer else { return BodyPump.endWithError }
                 return Unmanaged<BodyPump>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, max: max)

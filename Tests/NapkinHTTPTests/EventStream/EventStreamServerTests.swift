@@ -88,6 +88,32 @@ import Testing
             #expect(parser.feed(reply.body) == [ServerSentEvent(data: "one"), ServerSentEvent(data: "two")])
         }
     }
+
+    @Test("an HTTP/1.0 client, sent the stream unchunked through its small block, gets every byte of a large event")
+    func unchunkedClientGetsWholeEvents() async throws {
+        let large = String(repeating: "0123456789", count: 300)
+        var router = HTTPRouter()
+        router.get("/events") { _ in
+            let events = AsyncStream<ServerSentEvent> { continuation in
+                continuation.yield(ServerSentEvent(data: large, id: "1"))
+                continuation.yield(ServerSentEvent(data: "after"))
+                continuation.finish()
+            }
+            return .eventStream(events)
+        }
+        try await withServer(router) { server in
+            let reply = try await offPool {
+                let connection = try TestConnection(port: server.port)
+                try connection.send("GET /events HTTP/1.0\r\n\r\n")
+                return try connection.readReply()
+            }
+            #expect(reply.status == 200)
+            #expect(reply.header("Transfer-Encoding") == nil)
+            var parser = EventStreamParser()
+            #expect(parser.feed(reply.body) == [ServerSentEvent(data: large, id: "1"), ServerSentEvent(data: "after")])
+            #expect(ResponseWriter.heldBlockSize < large.utf8.count)
+        }
+    }
 }
 
 @Suite(.timeLimit(.minutes(1))) struct EventStreamHeadTests {
