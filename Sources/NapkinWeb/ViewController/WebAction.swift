@@ -4,42 +4,50 @@ import NapkinHTTP
 /// posted form into its input, checks it, and calls the handler, which
 /// calls the napkin's listener.
 ///
-/// Its handler and checks live in one object: every view of every tab
-/// declares its actions, and a closure for each step cost each of them
-/// an allocation.
-struct WebAction {
-    private let steps: any WebActionSteps
+/// One object per action, its handler and checks inside: every view of
+/// every tab declares its actions, and a view's table keeps one reference
+/// for each.
+@MainActor
+class WebAction {
     /// Whether napkin's client asks for validation passes as the person
     /// types, and after how many milliseconds of quiet.
     let whileTyping: Int?
 
-    /// Fields that do not decode into `Input` throw a ``FormError`` naming
-    /// the field; a body that is no form at all was refused before (`415`,
-    /// `400`), and anything else an input's `init(from:)` throws is a `400`.
-    /// `validate` runs on the decoded input before the handler.
-    init<Input: Decodable>(
-        _ type: Input.Type, validate: (@Sendable (Input) throws -> Void)? = nil, whileTyping: Int? = nil,
-        handler: @escaping @MainActor (Input) async throws -> Void
-    ) {
-        steps = TypedSteps(validate: validate, handler: handler)
+    fileprivate init(whileTyping: Int?) {
         self.whileTyping = whileTyping
     }
 
-    init(handler: @escaping @MainActor () async throws -> Void) {
-        steps = PlainSteps(handler: handler)
-        whileTyping = nil
+    /// An action whose form fields decode into `Input`. Fields that do not
+    /// decode throw a ``FormError`` naming the field; a body that is no
+    /// form at all was refused before (`415`, `400`), and anything else an
+    /// input's `init(from:)` throws is a `400`. `validate` runs on the
+    /// decoded input before the handler.
+    static func typed<Input: Decodable>(
+        _ type: Input.Type, validate: (@Sendable (Input) throws -> Void)? = nil, whileTyping: Int? = nil,
+        handler: @escaping @MainActor (Input) async throws -> Void
+    ) -> WebAction {
+        TypedAction(validate: validate, whileTyping: whileTyping, handler: handler)
+    }
+
+    /// An action without form fields.
+    static func plain(handler: @escaping @MainActor () async throws -> Void) -> WebAction {
+        PlainAction(handler: handler)
     }
 
     /// Decodes and checks the posted form, then calls the handler.
-    @MainActor func run(_ request: Request) async throws {
-        do { try await steps.run(request) } catch { throw FormError.refusal(error) }
+    final func run(_ request: Request) async throws {
+        do { try await perform(request) } catch { throw FormError.refusal(error) }
     }
 
     /// Decodes and checks a posted form without calling the handler: the
     /// validation pass. Nothing to check for an action without fields.
-    @MainActor func check(_ request: Request) throws {
-        do { try steps.check(request) } catch { throw FormError.refusal(error) }
+    final func check(_ request: Request) throws {
+        do { try inspect(request) } catch { throw FormError.refusal(error) }
     }
+
+    fileprivate func perform(_ request: Request) async throws {}
+
+    fileprivate func inspect(_ request: Request) throws {}
 
     fileprivate static func decode<Input: Decodable>(_ type: Input.Type, from request: Request) throws -> Input {
         do {
@@ -56,28 +64,22 @@ struct WebAction {
     }
 }
 
-/// What an action does with a post.
-@MainActor
-private protocol WebActionSteps: AnyObject {
-    func run(_ request: Request) async throws
-    func check(_ request: Request) throws
-}
-
 /// An action whose fields decode into `Input`.
-private final class TypedSteps<Input: Decodable>: WebActionSteps {
+private final class TypedAction<Input: Decodable>: WebAction {
     let validate: (@Sendable (Input) throws -> Void)?
     let handler: @MainActor (Input) async throws -> Void
 
-    nonisolated init(validate: (@Sendable (Input) throws -> Void)?, handler: @escaping @MainActor (Input) async throws -> Void) {
+    init(validate: (@Sendable (Input) throws -> Void)?, whileTyping: Int?, handler: @escaping @MainActor (Input) async throws -> Void) {
         self.validate = validate
         self.handler = handler
+        super.init(whileTyping: whileTyping)
     }
 
-    func run(_ request: Request) async throws {
+    override func perform(_ request: Request) async throws {
         try await handler(try input(of: request))
     }
 
-    func check(_ request: Request) throws {
+    override func inspect(_ request: Request) throws {
         _ = try input(of: request)
     }
 
@@ -89,16 +91,15 @@ private final class TypedSteps<Input: Decodable>: WebActionSteps {
 }
 
 /// An action without fields.
-private final class PlainSteps: WebActionSteps {
+private final class PlainAction: WebAction {
     let handler: @MainActor () async throws -> Void
 
-    nonisolated init(handler: @escaping @MainActor () async throws -> Void) {
+    init(handler: @escaping @MainActor () async throws -> Void) {
         self.handler = handler
+        super.init(whileTyping: nil)
     }
 
-    func run(_ request: Request) async throws {
+    override func perform(_ request: Request) async throws {
         try await handler()
     }
-
-    func check(_ request: Request) throws {}
 }

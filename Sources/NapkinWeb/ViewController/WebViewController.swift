@@ -236,13 +236,13 @@ open class WebViewController: ViewControllable {
         as input: Input.Type = Input.self,
         _ handler: @escaping @MainActor (Input) async throws -> Void
     ) {
-        actions[name] = WebAction(input, handler: handler)
+        actions[name] = .typed(input, handler: handler)
     }
 
     /// Declares the action `name`, which takes no form fields. Its handler
     /// may refuse the post by throwing a ``FormError``.
     public final func action(_ name: String, _ handler: @escaping @MainActor () async throws -> Void) {
-        actions[name] = WebAction(handler: handler)
+        actions[name] = .plain(handler: handler)
     }
 
     func action(named name: String) -> WebAction? {
@@ -257,14 +257,14 @@ open class WebViewController: ViewControllable {
     /// what it awaits) throws a ``FormError``, as fields that do not
     /// decode and a failed `validate` do.
     public final func action<Input: Decodable>(_ action: FormAction<Input>, _ handler: @escaping @MainActor (Input) async throws -> Void) {
-        actions[action.name] = WebAction(
+        actions[action.name] = .typed(
             Input.self, validate: action.validate, whileTyping: action.validatesWhileTyping ? action.debounceMilliseconds : nil,
             handler: handler)
     }
 
     /// Declares `action`, which takes no form fields.
     public final func action(_ action: FormAction<NoFields>, _ handler: @escaping @MainActor () async throws -> Void) {
-        actions[action.name] = WebAction(handler: handler)
+        actions[action.name] = .plain(handler: handler)
     }
 
     /// A form that posts `action` of this fragment (see
