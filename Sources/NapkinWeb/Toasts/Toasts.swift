@@ -34,6 +34,14 @@ public final class Toasts<Content: Sendable> {
 
     @ObservationIgnored private var lastID = 0
     @ObservationIgnored private var timers: [Int: Task<Void, Never>] = [:]
+    /// The views showing these toasts, told directly when one comes or goes
+    /// (see ``WebViewController/toasts(_:content:)``).
+    @ObservationIgnored private var watchers: [Watcher] = []
+
+    private struct Watcher {
+        weak var view: AnyObject?
+        let changed: @MainActor () -> Void
+    }
 
     /// Toasts of which at most `limit` (at least 1) show at once, each for
     /// `lifetime`. The default lifetime is the one napkin's client gives
@@ -63,6 +71,7 @@ public final class Toasts<Content: Sendable> {
                 self?.dismiss(id)
             }
         }
+        tellWatchers()
         return id
     }
 
@@ -72,6 +81,19 @@ public final class Toasts<Content: Sendable> {
         guard let id, let index = shown.firstIndex(where: { $0.id == id }) else { return }
         shown.remove(at: index)
         timers.removeValue(forKey: id)?.cancel()
+        tellWatchers()
+    }
+
+    /// Tells `view` of every toast that comes or goes, until it is gone.
+    /// Watching again changes nothing.
+    func watch(by view: AnyObject, _ changed: @escaping @MainActor () -> Void) {
+        guard !watchers.contains(where: { $0.view === view }) else { return }
+        watchers.removeAll { $0.view == nil }
+        watchers.append(Watcher(view: view, changed: changed))
+    }
+
+    private func tellWatchers() {
+        for watcher in watchers where watcher.view != nil { watcher.changed() }
     }
 
     /// How many toasts have a timer running: never more than ``limit``.

@@ -13,9 +13,12 @@ extension WebViewController {
     ///
     /// The toasts are a region of this view (``region(_:_:)``, named
     /// `toasts`): a toast that comes or goes sends the toasts alone, not the
-    /// view and the children shown in its slots.
+    /// view and the children shown in its slots. `toasts` tells the region
+    /// itself when one comes or goes, so the region follows the toasts
+    /// alone, not other state `content` might read.
     public func toasts<Content>(_ toasts: Toasts<Content>, content: @escaping @MainActor (Content) -> HTML) -> HTML {
-        region("toasts") { [weak self, toasts] in
+        toasts.watch(by: self) { [weak self] in self?.regionChanged("toasts") }
+        return region("toasts", observed: false) { [weak self, toasts] in
             self?.markup(of: toasts, content: content) ?? .empty
         }
     }

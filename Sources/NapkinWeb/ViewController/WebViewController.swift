@@ -93,6 +93,9 @@ open class WebViewController: ViewControllable {
     private var regionsToFill: [(name: String, region: RegionViewController)] = []
     /// Whether ``body()`` is running under this fragment's observation now.
     private var observingBody = false
+    /// Whether the body is rendered under an observation at all: a region
+    /// whose owner is told of its changes directly has none.
+    private var observesBody = true
     /// The shared fragments the last render of the body showed.
     private var sharedShown = SmallMap<ObjectIdentifier, any SharedFragmentViewers>()
 
@@ -163,12 +166,22 @@ open class WebViewController: ViewControllable {
     /// It is wrapped in its own `<div class="napkin">` (`display: contents`
     /// keeps layouts); its forms belong to this fragment.
     public final func region(_ name: String, _ content: @escaping @MainActor () -> HTML) -> HTML {
+        region(name, observed: true, content)
+    }
+
+    /// A region, observed as ``region(_:_:)`` says, or (`observed` false)
+    /// re-rendered only when ``regionChanged(_:)`` says so: for napkin's own
+    /// state, which knows when it changes, an observation (the tracking, its
+    /// access list, the observed object's tables) would cost every tab more
+    /// than the region itself.
+    final func region(_ name: String, observed: Bool, _ content: @escaping @MainActor () -> HTML) -> HTML {
         if !regionsUsed.contains(name) { regionsUsed.append(name) }
         if let existing = regions[name] {
             existing.content = content
             return existing.render()
         }
         let region = RegionViewController(name: "\(napkinName).\(name)", content: content)
+        region.observesBody = observed
         region.parent = self
         region.place = .region(name)
         regions[name] = region
@@ -180,6 +193,11 @@ open class WebViewController: ViewControllable {
         guard observingBody else { return region.render() }
         regionsToFill.append((name, region))
         return HTML(raw: Self.marker(of: name))
+    }
+
+    /// Re-renders region `name`, created unobserved, and sends it.
+    final func regionChanged(_ name: String) {
+        regions[name]?.invalidate()
     }
 
     /// Holds a new region's place in the body's markup: text that a user's
@@ -408,7 +426,7 @@ open class WebViewController: ViewControllable {
         let sharedBefore = sharedShown
         sharedShown.removeAll()
         var inner: HTML
-        if observing {
+        if observing || !observesBody {
             inner = body()
         } else {
             inner = observedBody()

@@ -101,4 +101,48 @@ struct ToastsTests {
         }
         #expect(FormAction<ToastDismissal>.dismissToast.name == "dismissToast")
     }
+
+    @Test("a view's toasts region is told of each toast that comes or goes, and re-renders with it")
+    func regionFollowsTheToasts() {
+        let view = ToastingView()
+        #expect(view.render().rendered.contains("<div class=\"toasts\"></div>"))
+        let id = view.toasts.show("Ribs are up")
+        #expect(view.render().rendered.contains("Ribs are up"))
+        view.toasts.show("Brisket is up")
+        #expect(view.render().rendered.contains("Brisket is up"))
+        view.toasts.dismiss(id)
+        let html = view.render().rendered
+        #expect(!html.contains("Ribs are up"))
+        #expect(html.contains("Brisket is up"))
+    }
+
+    @Test("toasts keep no view alive, and one that is gone is not told")
+    func watchersAreWeak() {
+        let toasts = Toasts<String>(lifetime: nil)
+        weak var gone: ToastingView?
+        do {
+            let view = ToastingView(toasts: toasts)
+            _ = view.render()
+            gone = view
+        }
+        #expect(gone == nil)
+        toasts.show("Nobody sees this")
+        let view = ToastingView(toasts: toasts)
+        #expect(view.render().rendered.contains("Nobody sees this"))
+    }
+}
+
+/// A view showing its toasts and nothing else.
+@MainActor
+private final class ToastingView: WebViewController {
+    let toasts: Toasts<String>
+
+    init(toasts: Toasts<String> = Toasts(lifetime: nil)) {
+        self.toasts = toasts
+        super.init()
+    }
+
+    override func body() -> HTML {
+        "<main>\(toasts(toasts) { "<p>\($0)</p>" })</main>"
+    }
 }
