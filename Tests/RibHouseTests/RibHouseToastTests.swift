@@ -98,6 +98,7 @@ struct RibHouseToastTests {
         _ = try await guest.get("/")
         let stream = try await guest.events()
         _ = try await stream.nextPatch()
+        let announced = ContinuousClock.now
         try await Self.announce("Brisket is up", in: harness, seenBy: stream)
 
         let page = try await guest.get("/")
@@ -105,7 +106,14 @@ struct RibHouseToastTests {
             let response = try await guest.submit(page, button: "×", fields: ["toast": stray], javascript: true)
             #expect(response.status == 204)
         }
-        #expect(Self.toastCount(try await guest.get("/").text) == 1)
+        let after = try await guest.get("/").text
+        // The toast leaves by itself after its lifetime (Rib House keeps the
+        // default): a run slowed that far, a sanitizer's on a busy machine,
+        // cannot tell that from a stray dismissal.
+        let lifetime = try #require(Toasts<Announcement>().lifetime)
+        if ContinuousClock.now - announced < lifetime {
+            #expect(Self.toastCount(after) == 1)
+        }
         stream.close()
         await harness.stop()
     }

@@ -34,7 +34,9 @@ struct ObserveTests {
 
     @Test("deactivation cancels the observation; later values are not handled")
     func deactivationCancels() async {
-        let source = StateBroadcaster(1)
+        // Deliveries wait as long as a slow run needs: one given up on
+        // would return before the follower saw its value.
+        let source = StateBroadcaster(1, deliveryTimeout: .seconds(60))
         let follower = Follower(source: source)
         await follower.activate()
         await source.deliver(2)

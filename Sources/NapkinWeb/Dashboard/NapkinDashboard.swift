@@ -37,9 +37,18 @@ public final class NapkinDashboard {
     /// (the bus the app's processes share), and each lists them all; with
     /// `metrics`, the overview shows requests by route and the figures
     /// operators look at first.
-    public init(
+    public convenience init(
         observing watched: NapkinApp, bus: any MessageBus = LocalBus(), metrics: MetricsRegistry? = nil,
         every interval: Duration = .seconds(1)
+    ) {
+        self.init(observing: watched, bus: bus, metrics: metrics, every: interval) { _ in }
+    }
+
+    /// A dashboard whose own app's settings `configure` changes (a test's
+    /// tab grace, which must outlast a slow run's page-to-stream gap).
+    init(
+        observing watched: NapkinApp, bus: any MessageBus = LocalBus(), metrics: MetricsRegistry? = nil,
+        every interval: Duration = .seconds(1), configure: (inout NapkinConfiguration) -> Void
     ) {
         processes = ProcessList(bus: bus)
         let component = DashboardComponent(
@@ -49,6 +58,7 @@ public final class NapkinDashboard {
             maxSessions: 64,
             sessionCookieName: Self.cookieName)
         configuration.notFoundBody = "<main><h1>Not found</h1><p><a href=\"\(Self.path)\">Dashboard</a></p></main>"
+        configure(&configuration)
         app = NapkinApp(component: component, configuration: configuration) { component in
             DashboardRootBuilder(dependency: component).build()
         }

@@ -10,7 +10,7 @@ struct DashboardGateTests {
 
     private func start() async throws -> (TestApp, NapkinDashboard, HTTPRouter) {
         let testApp = try await TestApp.start(.inProcess)
-        let dashboard = NapkinDashboard(observing: testApp.app)
+        let dashboard = NapkinDashboard(observing: testApp.app, configure: TestApp.slowRunGrace)
         var router = HTTPRouter()
         dashboard.mount(on: &router, token: Self.token)
         return (testApp, dashboard, router)

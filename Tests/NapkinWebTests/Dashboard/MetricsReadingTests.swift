@@ -39,7 +39,7 @@ struct MetricsReadingTests {
     func overview() async throws {
         let registry = MetricsRegistry()
         let testApp = try await TestApp.start(.inProcess)
-        let dashboard = NapkinDashboard(observing: testApp.app, metrics: registry, every: .milliseconds(20))
+        let dashboard = NapkinDashboard(observing: testApp.app, metrics: registry, every: .milliseconds(20), configure: TestApp.slowRunGrace)
         var router = HTTPRouter()
         dashboard.mount(on: &router)
         let onlooker = TestClient(inProcess: router)

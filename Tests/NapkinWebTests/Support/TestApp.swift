@@ -26,6 +26,13 @@ final class TestApp {
     /// How long a tab without a stream stays, unless the test sets its own.
     static let tabGracePeriod: Duration = .seconds(60)
 
+    /// Gives another app in a test (a dashboard's) that grace, for tabs
+    /// with a stream and tabs still waiting to open one.
+    static func slowRunGrace(_ configuration: inout NapkinConfiguration) {
+        configuration.tabGracePeriod = tabGracePeriod
+        configuration.newTabGracePeriod = max(configuration.newTabGracePeriod, tabGracePeriod)
+    }
+
     init(configuration: NapkinConfiguration = NapkinConfiguration(layout: PageLayout(title: "Test")), publicDirectory: String? = nil,
          accessLog: Lines? = nil) {
         var configuration = configuration

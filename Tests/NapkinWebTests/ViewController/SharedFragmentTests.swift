@@ -180,7 +180,8 @@ struct SharedFragmentTests {
     @Test("following at most every interval shows a value at once after a quiet spell, and a burst's latest once the interval is up")
     func followsAtMostEvery() async throws {
         // The line starts at 0: the replayed 0 changes nothing, so it is no show.
-        let values = StateBroadcaster(0)
+        // Deliveries wait as long as a slow run needs.
+        let values = StateBroadcaster(0, deliveryTimeout: .seconds(60))
         let harness = Harness()
         let interval = Duration.seconds(2)
         let clock = ContinuousClock()
@@ -197,7 +198,7 @@ struct SharedFragmentTests {
         }
         let shown = before
         // The burst's latest, once the interval is up (its end is the only signal).
-        while harness.line.value != 4, clock.now - shown < .seconds(10) { try await Task.sleep(for: .milliseconds(10)) }
+        while harness.line.value != 4, clock.now - shown < .seconds(30) { try await Task.sleep(for: .milliseconds(10)) }
         #expect(harness.line.value == 4)
         #expect(clock.now - shown >= interval)
         harness.line.stopFollowing()
