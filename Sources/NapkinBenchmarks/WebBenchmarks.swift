@@ -139,7 +139,7 @@ enum WebBenchmarks {
             "One app-wide change patched into \(sessions) sessions, each with an open event stream (in-process)",
             columns: ["round", "p50 (ms)", "p99 (ms)", "max (ms)", "target p99", "result"])
         let (app, router, component) = BenchApp.make()
-        var tabs: [Channel<[UInt8]>] = []
+        var tabs: [Channel<EventFrame>] = []
         tabs.reserveCapacity(sessions)
         for _ in 0..<sessions {
             let client = TestClient(inProcess: router)
@@ -147,7 +147,7 @@ enum WebBenchmarks {
             let cookie = "napkin_session=\(await client.sessionID ?? "")"
             let response = try await router.respond(
                 to: Request(method: .get, target: WebSession.eventsPath, headers: ["Cookie": cookie, "Last-Event-ID": "0"]))
-            guard case .channel(let body) = response.body else { preconditionFailure("the event stream has no body") }
+            guard case .events(let body) = response.body else { preconditionFailure("the event stream has no body") }
             tabs.append(body)
         }
         let arrivals = Locked<[Double]>([])
@@ -160,7 +160,7 @@ enum WebBenchmarks {
             Task.detached {
                 for marker in markers {
                     while let chunk = try? await body.next() {
-                        if contains(chunk, marker) { break }
+                        if contains(chunk.lines, marker) { break }
                     }
                     let elapsed = (clock.now - start.withLock { $0 }).seconds * 1000
                     arrivals.withLock { $0.append(elapsed) }

@@ -49,9 +49,9 @@ struct PatchEncodingTests {
     @Test("patches of one place with the same HTML share their encoded frame; only the id line differs")
     @MainActor
     func sharedBody() {
-        let first = String(decoding: Patch(id: "n-1", html: "<p>Pit 231°F</p>").frame.framed(id: 3), as: UTF8.self)
-        let later = String(decoding: Patch(id: "n-1", html: "<p>Pit 231°F</p>").frame.framed(id: 41), as: UTF8.self)
-        let other = String(decoding: Patch(id: "n-1", html: "<p>Pit 232°F</p>").frame.framed(id: 42), as: UTF8.self)
+        let first = String(decoding: Patch(id: "n-1", html: "<p>Pit 231°F</p>").frame.numbered(3).bytes, as: UTF8.self)
+        let later = String(decoding: Patch(id: "n-1", html: "<p>Pit 231°F</p>").frame.numbered(41).bytes, as: UTF8.self)
+        let other = String(decoding: Patch(id: "n-1", html: "<p>Pit 232°F</p>").frame.numbered(42).bytes, as: UTF8.self)
         #expect(first.hasPrefix("id: 3\nevent: patch\ndata: {"))
         #expect(first.dropFirst("id: 3\n".count) == later.dropFirst("id: 41\n".count))
         #expect(other.contains("232") && !other.contains("231"))

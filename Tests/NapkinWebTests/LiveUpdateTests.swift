@@ -110,7 +110,7 @@ struct LiveUpdateTests {
         let cookie = "napkin_session=\(try #require(await client.sessionID))"
         let response = try await testApp.router.respond(
             to: Request(method: .get, target: WebSession.eventsPath, headers: ["Cookie": cookie, "Host": "napkin.test"]))
-        guard case .channel = response.body else {
+        guard case .events = response.body else {
             Issue.record("the event stream has no body")
             return
         }

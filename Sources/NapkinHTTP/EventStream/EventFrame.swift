@@ -1,15 +1,20 @@
 /// The one place napkin writes server-sent event framing.
 ///
 /// An event's `event:` and `data:` lines are encoded once, and shared by
-/// every stream that sends the event: each stream frames them with its own
-/// `id:` line (a live change that patches thousands of tabs escapes its
-/// data once). Line breaks in the data become further `data:` lines, which
+/// every stream that sends the event: each stream numbers its copy with its
+/// own `id:` line (``numbered(_:)``), which shares the lines' storage, so a
+/// live change that patches thousands of tabs neither escapes nor copies its
+/// data per tab. Line breaks in the data become further `data:` lines, which
 /// the client joins back; line breaks in the name are dropped, since they
 /// would forge fields.
 public struct EventFrame: Sendable, Equatable {
     /// The `event:` line (when named), the `data:` lines and the blank line
     /// that dispatches the event: the part every stream shares.
     public let lines: [UInt8]
+
+    /// The number one stream sends before ``lines`` as its `id:` line (the
+    /// number its client sends back as `Last-Event-ID`); `nil` sends none.
+    public let id: UInt64?
 
     /// An event named `event` (`nil`: the default "message") carrying `data`.
     public init(event: String?, data: String) {
@@ -42,30 +47,71 @@ public struct EventFrame: Sendable, Equatable {
         out += data[runStart...]
         out.append(0x0A)
         out.append(0x0A)
-        lines = out
+        self.init(lines: out, id: nil)
     }
 
-    /// The event as one stream sends it: `id: <id>` first (the number the
-    /// client sends back as `Last-Event-ID`), then ``lines``, in one buffer
-    /// of its exact size.
-    public func framed(id: UInt64) -> [UInt8] {
-        let digits = EventFrame.decimalCount(id)
-        return [UInt8](unsafeUninitializedCapacity: 5 + digits + lines.count) { buffer, initialized in
-            buffer[0] = UInt8(ascii: "i"); buffer[1] = UInt8(ascii: "d"); buffer[2] = UInt8(ascii: ":"); buffer[3] = 0x20
-            var value = id
-            var index = 4 + digits
-            repeat {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
-            } while value > 0
-            buffer[4 + digits] = 0x0A
-            lines.withUnsafeBufferPointer { lines in
-                guard let source = lines.baseAddress, let target = buffer.baseAddress else { return }
-                (target + 5 + digits).update(from: source, count: lines.count)
-            }
-            initialized = 5 + digits + lines.count
+    /// Lines already in event-stream form (a heartbeat's comment), sent as given.
+    init(lines: [UInt8], id: UInt64?) {
+        self.lines = lines
+        self.id = id
+    }
+
+    /// The event as one stream sends it: `id: <id>` first, then the same
+    /// ``lines`` (shared, not copied).
+    public func numbered(_ id: UInt64) -> EventFrame {
+        EventFrame(lines: lines, id: id)
+    }
+
+    /// How many bytes the stream sends: the `id:` line and ``lines``.
+    public var byteCount: Int {
+        idLineCount + lines.count
+    }
+
+    /// The event as the stream sends it, in one buffer of its exact size.
+    public var bytes: [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+            if let target = buffer.baseAddress { copyBytes(from: 0, count: buffer.count, into: target) }
+            initialized = buffer.count
         }
+    }
+
+    /// Copies `count` bytes of ``bytes``, from `offset`, to `target`, without
+    /// building ``bytes``: how the body pump writes an event into
+    /// libmicrohttpd's buffer.
+    func copyBytes(from offset: Int, count: Int, into target: UnsafeMutableRawPointer) {
+        var offset = offset, count = count, target = target
+        let idCount = idLineCount
+        if offset < idCount, let id {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: idCount) { line in
+                EventFrame.writeIDLine(id, into: line)
+                let n = Swift.min(idCount - offset, count)
+                target.copyMemory(from: line.baseAddress! + offset, byteCount: n)
+                offset += n
+                count -= n
+                target += n
+            }
+        }
+        guard count > 0 else { return }
+        lines.withUnsafeBytes { lines in
+            target.copyMemory(from: lines.baseAddress! + (offset - idCount), byteCount: count)
+        }
+    }
+
+    private var idLineCount: Int {
+        id.map { 5 + EventFrame.decimalCount($0) } ?? 0
+    }
+
+    /// Writes `id: <id>\n` into `line`, which holds exactly that many bytes.
+    private static func writeIDLine(_ id: UInt64, into line: UnsafeMutableBufferPointer<UInt8>) {
+        line[0] = UInt8(ascii: "i"); line[1] = UInt8(ascii: "d"); line[2] = UInt8(ascii: ":"); line[3] = 0x20
+        var value = id
+        var index = line.count - 1
+        line[index] = 0x0A
+        repeat {
+            index -= 1
+            line[index] = UInt8(ascii: "0") + UInt8(value % 10)
+            value /= 10
+        } while value > 0
     }
 
     private static let eventPrefix = Array("event: ".utf8)

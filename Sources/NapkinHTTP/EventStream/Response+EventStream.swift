@@ -34,11 +34,25 @@ extension Response {
     /// unacknowledged for another `heartbeat`, so within two of them. The
     /// heartbeat stops when the channel terminates.
     public static func eventStream(channel: Channel<[UInt8]>, heartbeat: Duration = .seconds(15)) -> Response {
-        let token = Heartbeats.shared.add({ channel.offerHeartbeat(Heartbeats.comment) }, interval: heartbeat)
+        eventStream(.channel(channel), channel: channel, comment: Heartbeats.comment, heartbeat: heartbeat)
+    }
+
+    /// A `text/event-stream` response whose events are offered to `frames`
+    /// as ``EventFrame``s: one encoding of an event, numbered per stream
+    /// with ``EventFrame/numbered(_:)``, is shared by every stream that
+    /// sends it. Heartbeats and endings as ``eventStream(channel:heartbeat:)``.
+    public static func eventStream(frames: Channel<EventFrame>, heartbeat: Duration = .seconds(15)) -> Response {
+        eventStream(.events(frames), channel: frames, comment: EventFrame(lines: Heartbeats.comment, id: nil), heartbeat: heartbeat)
+    }
+
+    private static func eventStream<Element>(
+        _ body: ResponseBody, channel: Channel<Element>, comment: Element, heartbeat: Duration
+    ) -> Response {
+        let token = Heartbeats.shared.add({ channel.offerHeartbeat(comment) }, interval: heartbeat)
         channel.onTermination { Heartbeats.shared.remove(token, interval: heartbeat) }
         var headers: HTTPHeaders = ["Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"]
         headers.add(name: "X-Accel-Buffering", value: "no")
-        var response = Response(status: .ok, headers: headers, body: .channel(channel))
+        var response = Response(status: .ok, headers: headers, body: body)
         response.unacknowledgedLimit = heartbeat
         return response
     }

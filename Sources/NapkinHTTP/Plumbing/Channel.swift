@@ -27,11 +27,12 @@
 /// The consumer reads with ``next()`` (async) or, from a C callback that
 /// cannot await, with ``poll(waker:)``.
 ///
-/// The methods a live stream calls per event are pre-specialized for byte
-/// arrays, the element of every stream napkin serves: called from another
-/// module, the generic entry hands over to the specialized code. The
-/// busiest, ``offer(_:key:)-(Element,_)``, also has an overload for byte arrays, so a
-/// tab's patches skip even the generic entry.
+/// The methods a live stream calls per event are pre-specialized for the
+/// two elements napkin serves, byte arrays (streamed bodies) and
+/// ``EventFrame``s (event streams): called from another module, the generic
+/// entry hands over to the specialized code. The busiest,
+/// ``offer(_:key:)-(Element,_)``, also has an overload for each, so a tab's
+/// patches skip even the generic entry.
 public final class Channel<Element: Sendable>: Sendable {
     /// What happens when a value arrives and the buffer is full.
     public enum Policy: Sendable {
@@ -279,6 +280,7 @@ public final class Channel<Element: Sendable>: Sendable {
     /// (a heartbeat: worth sending only when there is nothing else to send).
     @discardableResult
     @specialized(where Element == [UInt8])
+    @specialized(where Element == EventFrame)
     public func offerIfIdle(_ value: Element) -> Bool {
         var wake = Wake()
         let accepted = state.withLock { state -> Bool in
@@ -295,6 +297,7 @@ public final class Channel<Element: Sendable>: Sendable {
     /// stay open, and ten thousand live streams are spared as many sends.
     @discardableResult
     @specialized(where Element == [UInt8])
+    @specialized(where Element == EventFrame)
     func offerHeartbeat(_ value: Element) -> Bool {
         var wake = Wake()
         let accepted = state.withLock { state -> Bool in
@@ -381,6 +384,7 @@ public final class Channel<Element: Sendable>: Sendable {
     /// buffered, then `nil` — or `error`, when given. Idempotent; ignored
     /// after ``cancel()``.
     @specialized(where Element == [UInt8])
+    @specialized(where Element == EventFrame)
     public func finish(throwing error: (any Error)? = nil) {
         var wake = Wake()
         state.withLock { state in
@@ -407,6 +411,7 @@ public final class Channel<Element: Sendable>: Sendable {
     /// everything buffered and terminates; a consumer waiting for the next
     /// value learns of the end. Idempotent.
     @specialized(where Element == [UInt8])
+    @specialized(where Element == EventFrame)
     public func cancel() {
         var wake = Wake()
         state.withLock { state in
@@ -479,6 +484,7 @@ public final class Channel<Element: Sendable>: Sendable {
     /// ends — then poll again. For consumers that cannot await (libmicrohttpd's
     /// content reader).
     @specialized(where Element == [UInt8])
+    @specialized(where Element == EventFrame)
     public func poll(waker: @escaping @Sendable () -> Void) -> Poll {
         poll(registering: .waker(waker))
     }
@@ -490,6 +496,7 @@ public final class Channel<Element: Sendable>: Sendable {
     /// finds the consumer asleep. libmicrohttpd's content reader suspends its
     /// connection there, and the waker resumes it.
     @specialized(where Element == [UInt8])
+    @specialized(where Element == EventFrame)
     func poll(waking waker: any ChannelWaker, sleeping sleep: () -> Void) -> Poll {
         poll(registering: .wakerObject(waker), sleeping: sleep)
     }
@@ -554,12 +561,21 @@ public final class Channel<Element: Sendable>: Sendable {
 }
 
 extension Channel where Element == [UInt8] {
-    /// ``offer(_:key:)-(Element,_)`` compiled for byte arrays, the element of every
-    /// stream napkin serves: a tab's patches reach it from another module,
-    /// where the generic method would first work out the metadata of the
-    /// types it might need, for every patch of every tab.
+    /// ``offer(_:key:)-(Element,_)`` compiled for byte arrays, the element of
+    /// streamed bodies: called from another module, the generic method would
+    /// first work out the metadata of the types it might need, every time.
     @discardableResult
     public func offer(_ value: [UInt8], key: String? = nil) -> Bool {
+        offerValue(value, key: key)
+    }
+}
+
+extension Channel where Element == EventFrame {
+    /// ``offer(_:key:)-(Element,_)`` compiled for event frames, the element of
+    /// every tab's stream: a tab's patches reach it from another module, for
+    /// every patch of every tab.
+    @discardableResult
+    public func offer(_ value: EventFrame, key: String? = nil) -> Bool {
         offerValue(value, key: key)
     }
 }

@@ -13,6 +13,11 @@ public enum ResponseBody: Sendable {
     /// client gone, response discarded, server shutdown — so its termination
     /// handlers are the one place to clean up.
     case channel(Channel<[UInt8]>)
+    /// An event stream's frames, pulled from a channel as the client takes
+    /// them (chunked encoding), each sent as ``EventFrame/bytes``: the
+    /// frames a stream shares with others stay shared until they are
+    /// written. It ends as ``channel(_:)`` does.
+    case events(Channel<EventFrame>)
     /// Part or all of an open file, sent with a `Content-Length` straight
     /// from disk: memory use does not grow with the file's size.
     case file(FileRegion)
@@ -27,6 +32,8 @@ extension ResponseBody {
             let consumer = Task { for try await _ in stream {} }
             consumer.cancel()
         case .channel(let channel):
+            channel.cancel()
+        case .events(let channel):
             channel.cancel()
         case .bytes, .file:
             break
@@ -90,7 +97,7 @@ public struct Response: Sendable {
         switch body {
         case .bytes(let bytes): bytes.count
         case .file(let region): region.length
-        case .stream, .channel: nil
+        case .stream, .channel, .events: nil
         }
     }
 }

@@ -19,6 +19,8 @@ extension ResponseBody {
             stream
         case .channel(let channel):
             AsyncThrowingStream(unfolding: { try await channel.next() })
+        case .events(let channel):
+            AsyncThrowingStream(unfolding: { try await channel.next()?.bytes })
         }
     }
 }

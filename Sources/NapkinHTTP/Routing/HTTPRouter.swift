@@ -330,7 +330,7 @@ public struct HTTPRouter: HTTPResponder {
             }
         case .file(let region):
             response.headers["Content-Length"] = String(region.length)
-        case .stream, .channel:
+        case .stream, .channel, .events:
             response.body.discard()
         }
         response.body = .bytes([])

@@ -25,11 +25,12 @@ final class BodyPump: ChannelWaker {
     let connection: UInt
     /// The loop that runs the connection.
     let loop: ServerLoop?
-    let channel: Channel<[UInt8]>
+    /// The body's channel: byte arrays, or an event stream's frames.
+    let channel: any PumpSource
     /// A chunk partly copied out, and how far: the rest goes first on the
     /// next read. Only the connection's loop thread touches them (the reader
     /// and the completed callback both run there).
-    nonisolated(unsafe) private var leftover: [UInt8] = []
+    nonisolated(unsafe) private var leftover: (any BodyChunk)?
     nonisolated(unsafe) private var offset = 0
     /// The connection's socket, taken when the pump first sleeps (nil
     /// before; -1 without a loop, or after ``close()``), and whether the
@@ -43,7 +44,7 @@ final class BodyPump: ChannelWaker {
     /// ``Response/unacknowledgedLimit``): the socket gets it with its watch.
     private let unacknowledgedLimit: Duration?
 
-    init(connection: UInt, loop: ServerLoop?, channel: Channel<[UInt8]>, unacknowledgedLimit: Duration? = nil) {
+    init(connection: UInt, loop: ServerLoop?, channel: any PumpSource, unacknowledgedLimit: Duration? = nil) {
         self.connection = connection
         self.loop = loop
         self.channel = channel
@@ -73,23 +74,22 @@ final class BodyPump: ChannelWaker {
     func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
         // Nothing more is sent to a client that left: libmicrohttpd closes the connection.
         if clientGone {
-            leftover = []
+            leftover = nil
             return BodyPump.endWithError
         }
-        if !leftover.isEmpty { return copyLeftover(into: buffer, max: max) }
+        if let leftover { return copyLeftover(leftover, into: buffer, max: max) }
         let connection = connection
         while true {
-            let next = channel.poll(waking: self) {
+            let next = channel.pollChunk(waking: self) {
                 MHD_suspend_connection(OpaquePointer(bitPattern: connection))
             }
             switch next {
-            case .value(let chunk):
-                guard !chunk.isEmpty else { continue }
-                let n = Swift.min(chunk.count, max)
-                chunk.withUnsafeBytes { bytes in
-                    UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress!, byteCount: n)
-                }
-                if n < chunk.count {
+            case .chunk(let chunk):
+                let count = chunk.byteCount
+                guard count > 0 else { continue }
+                let n = Swift.min(count, max)
+                chunk.copyBytes(from: 0, count: n, into: buffer)
+                if n < count {
                     leftover = chunk
                     offset = n
                 }
@@ -124,14 +124,12 @@ final class BodyPump: ChannelWaker {
         }
     }
 
-    private func copyLeftover(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
-        let n = Swift.min(leftover.count - offset, max)
-        leftover.withUnsafeBytes { bytes in
-            UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + offset, byteCount: n)
-        }
+    private func copyLeftover(_ chunk: any BodyChunk, into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
+        let n = Swift.min(chunk.byteCount - offset, max)
+        chunk.copyBytes(from: offset, count: n, into: buffer)
         offset += n
-        if offset == leftover.count {
-            leftover = []
+        if offset == chunk.byteCount {
+            leftover = nil
             offset = 0
         }
         return n
@@ -146,14 +144,14 @@ final class BodyPump: ChannelWaker {
 
     /// Ends the body at shutdown: the client gets what is buffered, then the final chunk.
     func end() {
-        channel.finish()
+        channel.finish(throwing: nil)
     }
 
     /// The request is complete (its client may have left): stop watching
     /// the socket before libmicrohttpd closes it, and cancel the channel.
     /// The connection is awake, so no waker is registered: nothing wakes.
     func close() {
-        leftover = []
+        leftover = nil
         if let socket, socket >= 0 {
             if watched { loop?.hangUps.remove(socket: socket) }
             // A kept-alive connection serves on with the system's default.

@@ -33,6 +33,8 @@ enum ResponseWriter {
             mhd = pump(BodyPump.channel(draining: stream), context: context, core: core)
         case .channel(let channel):
             mhd = pump(channel, unacknowledgedLimit: response.unacknowledgedLimit, context: context, core: core)
+        case .events(let channel):
+            mhd = pump(channel, unacknowledgedLimit: response.unacknowledgedLimit, context: context, core: core)
         case .file(let region):
             if isHead {
                 mhd = MHD_create_response_from_callback(UInt64(region.length), 16, { _, _, _, _ in BodyPump.endWithError }, nil, nil)
@@ -101,7 +103,7 @@ enum ResponseWriter {
 
     /// A libmicrohttpd response that pulls `channel` through a ``BodyPump``.
     private static func pump(
-        _ channel: Channel<[UInt8]>, unacknowledgedLimit: Duration? = nil, context: RequestContext, core: ServerCore
+        _ channel: any PumpSource, unacknowledgedLimit: Duration? = nil, context: RequestContext, core: ServerCore
     ) -> OpaquePointer? {
         let pump = BodyPump(connection: context.connection, loop: context.loop, channel: channel, unacknowledgedLimit: unacknowledgedLimit)
         context.state.withLock { $0.pump = pump }

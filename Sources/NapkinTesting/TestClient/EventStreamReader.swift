@@ -51,7 +51,7 @@ public final class EventStreamReader: Sendable {
         self.status = status
         self.name = name
         switch body {
-        case .stream, .channel:
+        case .stream, .channel, .events:
             break
         case .bytes, .file:
             state.withLock { $0.finished = true }

@@ -191,6 +191,6 @@ extension NapkinApp {
         let lastEventID = broughtBack
             ? nil : (request.headers["Last-Event-ID"] ?? request.query[WireProtocol.Query.lastEventID]).flatMap(LastEventID.parse)
         let stream = session.openStream(for: tab, lastEventID: lastEventID)
-        return .eventStream(channel: stream, heartbeat: configuration.heartbeat)
+        return .eventStream(frames: stream, heartbeat: configuration.heartbeat)
     }
 }

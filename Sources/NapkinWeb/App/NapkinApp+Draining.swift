@@ -54,10 +54,10 @@ extension NapkinApp {
 
     /// A stream asked for while draining: the drain event, then its end.
     nonisolated func drainedStream() -> Response {
-        let stream = Channel<[UInt8]>(policy: .finishWhenFull(capacity: 1))
-        _ = stream.offer(drainFrame.lines)
+        let stream = Channel<EventFrame>(policy: .finishWhenFull(capacity: 1))
+        _ = stream.offer(drainFrame)
         stream.finish()
-        return .eventStream(channel: stream, heartbeat: configuration.heartbeat)
+        return .eventStream(frames: stream, heartbeat: configuration.heartbeat)
     }
 
     /// Adds `/healthz` and `/readyz` to `router` (see ``NapkinApp``'s

@@ -109,7 +109,7 @@ public final class WebSession: RecencyLinked {
 
     /// Streams opened under an id the session rotated away from: they get
     /// no patches, and are ended by ``endRetiredStreams()``.
-    private var retiredStreams: [Channel<[UInt8]>] = []
+    private var retiredStreams: [Channel<EventFrame>] = []
 
     /// Tells every stream opened under a rotated-away id to reconnect, and
     /// ends it: the browser that holds the new cookie comes back to its
@@ -118,7 +118,7 @@ public final class WebSession: RecencyLinked {
         let streams = retiredStreams
         retiredStreams.removeAll()
         for stream in streams {
-            stream.offer(ServerSentEvent(event: WireProtocol.Event.reconnect, data: "rotated").encodedBytes)
+            stream.offer(EventFrame(event: WireProtocol.Event.reconnect, data: "rotated"))
             stream.finish()
         }
     }
@@ -137,7 +137,7 @@ public final class WebSession: RecencyLinked {
         store?.streamsChanged(self)
         wakeStreamWaiters()
         for stream in streams {
-            _ = stream.offer(frame.lines)
+            _ = stream.offer(frame)
             stream.finish()
         }
     }
@@ -235,16 +235,16 @@ public final class WebSession: RecencyLinked {
     /// behind, it first gets the whole page as one patch. A session holds at
     /// most `maxStreams` streams across its tabs: past that the oldest is
     /// told it was replaced (`event: end`) and closed.
-    func openStream(for tab: WebTab, lastEventID: UInt64?) -> Channel<[UInt8]> {
+    func openStream(for tab: WebTab, lastEventID: UInt64?) -> Channel<EventFrame> {
         nextStreamNumber += 1
         let number = nextStreamNumber
         // A patch per fragment at most (a newer one replaces an unsent one);
         // a tab so far behind that the page's fragments overflow this, or
         // its bytes the stream's or the app's byte budget, ends its stream,
         // and reconnects to a fresh copy of the page.
-        let stream = Channel<[UInt8]>(
+        let stream = Channel<EventFrame>(
             policy: .finishWhenFull(capacity: 256), byteLimit: streamBytes.limit, budget: streamBytes.budget,
-            weigh: { $0.count })
+            weigh: { $0.byteCount })
         stream.onTermination { [weak self, weak tab] in
             Task { @MainActor in
                 guard let tab else { return }
@@ -275,8 +275,8 @@ public final class WebSession: RecencyLinked {
 
     /// Ends a stream that a newer tab pushed out, telling its client why
     /// so it does not reconnect and push another tab out in turn.
-    private static func supersede(_ stream: Channel<[UInt8]>) {
-        stream.offer(ServerSentEvent(event: WireProtocol.Event.end, data: "superseded").encodedBytes)
+    private static func supersede(_ stream: Channel<EventFrame>) {
+        stream.offer(EventFrame(event: WireProtocol.Event.end, data: "superseded"))
         stream.finish()
     }
 

@@ -48,7 +48,7 @@ public final class WebTab: LaunchHost, RecencyLinked {
     var holdingPatches = false
     private var sequence: UInt64 = 0
     /// Open streams by their session-wide number (oldest is lowest).
-    private(set) var streams = SmallMap<UInt64, Channel<[UInt8]>>()
+    private(set) var streams = SmallMap<UInt64, Channel<EventFrame>>()
 
     init(session: WebSession, now: ContinuousClock.Instant, id: String? = nil) {
         self.id = id ?? SecureToken.make()
@@ -136,18 +136,16 @@ public final class WebTab: LaunchHost, RecencyLinked {
         for fragment in outermost {
             sequence += 1
             let patch = Patch(id: fragment.fragmentID, html: fragment.render().rendered)
-            // Encoded once, shared by the tab's streams.
-            let event = patch.frame.framed(id: sequence)
-            offer(event, key: patch.id)
+            offer(patch.frame.numbered(sequence), key: patch.id)
         }
         return !outermost.isEmpty
     }
 
     /// Offers `event` to every stream of the tab, counting what was taken.
-    private func offer(_ event: [UInt8], key: String) {
+    private func offer(_ event: EventFrame, key: String) {
         var taken = 0
         for stream in streams.values where stream.offer(event, key: key) { taken += 1 }
-        session?.metrics?.patched(taken, bytes: taken * event.count)
+        session?.metrics?.patched(taken, bytes: taken * event.byteCount)
     }
 
     /// Sends a shared fragment's patch, encoded once for every tab. A tab
@@ -158,7 +156,7 @@ public final class WebTab: LaunchHost, RecencyLinked {
         guard !holdingPatches else { return false }
         sequence += 1
         guard !streams.isEmpty else { return false }
-        offer(frame.framed(id: sequence), key: id)
+        offer(frame.numbered(sequence), key: id)
         return true
     }
 
@@ -220,7 +218,7 @@ public final class WebTab: LaunchHost, RecencyLinked {
 
     /// Adds a stream numbered `number`. When `lastEventID` is behind, it
     /// first gets the whole page as one patch.
-    func addStream(_ stream: Channel<[UInt8]>, number: UInt64, lastEventID: UInt64?) {
+    func addStream(_ stream: Channel<EventFrame>, number: UInt64, lastEventID: UInt64?) {
         // Pending changes go to the streams already open; this one is sent
         // the whole page as it is now, when it is behind.
         flush()
@@ -228,7 +226,7 @@ public final class WebTab: LaunchHost, RecencyLinked {
         awaitsFirstStream = false
         if let root, lastEventID != sequence {
             let page = Patch(id: root.fragmentID, html: root.render().rendered)
-            stream.offer(page.frame.framed(id: sequence), key: page.id)
+            stream.offer(page.frame.numbered(sequence), key: page.id)
         }
         // The page is in the browser now; what changes next is rendered
         // again when it changes. Keeping every fragment's HTML (the page
@@ -241,7 +239,7 @@ public final class WebTab: LaunchHost, RecencyLinked {
     /// the tab, unended (they were opened with the old id and get no more
     /// patches), and makes the page whole again for the next one, since
     /// every form on it carries the old token.
-    func sessionRotated() -> [Channel<[UInt8]>] {
+    func sessionRotated() -> [Channel<EventFrame>] {
         let retired = streams.values
         streams.removeAll()
         root?.forgetRenders()
@@ -250,7 +248,7 @@ public final class WebTab: LaunchHost, RecencyLinked {
     }
 
     /// Removes the stream numbered `number`; whether it was here.
-    func removeStream(_ number: UInt64) -> Channel<[UInt8]>? {
+    func removeStream(_ number: UInt64) -> Channel<EventFrame>? {
         streams.removeValue(forKey: number)
     }
 

@@ -28,7 +28,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let decoded = try? JSONDecoder().decode(WireProtocol.PatchData.self, from: Data(json))
     require(decoded == WireProtocol.PatchData(id: fields[0], html: fields[1]),
             "\(show(events[0].data)) reads back as \(String(describing: decoded))")
-    let event: [UInt8] = frame.framed(id: sequence)
+    let event: [UInt8] = frame.numbered(sequence).bytes
     let idLine: [UInt8] = Array("id: \(sequence)\n".utf8)
     require(event == idLine + frame.lines, "event line for \(sequence)")
     return 0

@@ -114,6 +114,58 @@ import Testing
             #expect(ResponseWriter.heldBlockSize < large.utf8.count)
         }
     }
+
+    @Test("one frame numbered per stream reaches each whole, chunked and through HTTP/1.0's small block")
+    func numberedFramesArriveWhole() async throws {
+        let large = String(repeating: "0123456789", count: 300)
+        let shared = EventFrame(event: "patch", data: large)
+        let streams = Locked<UInt64>(0)
+        var router = HTTPRouter()
+        router.get("/events") { _ in
+            let number = streams.withLock { count -> UInt64 in
+                count += 1
+                return count
+            }
+            let frames = Channel<EventFrame>(policy: .backpressure(capacity: 4))
+            frames.offer(shared.numbered(number))
+            frames.offer(EventFrame(event: nil, data: "after"))
+            frames.finish()
+            return .eventStream(frames: frames)
+        }
+        try await withServer(router) { server in
+            let chunked = try await fetch(server.port, "/events")
+            let unchunked = try await offPool {
+                let connection = try TestConnection(port: server.port)
+                try connection.send("GET /events HTTP/1.0\r\n\r\n")
+                return try connection.readReply()
+            }
+            #expect(chunked.header("Transfer-Encoding") == "chunked")
+            #expect(unchunked.header("Transfer-Encoding") == nil)
+            var parser = EventStreamParser()
+            #expect(parser.feed(chunked.body) == [ServerSentEvent(event: "patch", data: large, id: "1"), ServerSentEvent(data: "after")])
+            parser = EventStreamParser()
+            #expect(parser.feed(unchunked.body) == [ServerSentEvent(event: "patch", data: large, id: "2"), ServerSentEvent(data: "after")])
+        }
+    }
+
+    @Test func aStreamOfFramesGetsHeartbeats() async throws {
+        let keeper = Locked<[Channel<EventFrame>]>([])
+        var router = HTTPRouter()
+        router.get("/events") { _ in
+            let frames = Channel<EventFrame>(policy: .backpressure(capacity: 4))
+            keeper.withLock { $0.append(frames) }
+            return .eventStream(frames: frames, heartbeat: .milliseconds(20))
+        }
+        try await withServer(router) { server in
+            let comments = try await offPool {
+                let connection = try TestConnection(port: server.port)
+                try connection.sendRequest("GET", "/events")
+                _ = try connection.readHead()
+                return try Self.readEvents(connection, count: 0, comments: 2).comments
+            }
+            #expect(comments >= 2)
+        }
+    }
 }
 
 @Suite(.timeLimit(.minutes(1))) struct EventStreamHeadTests {

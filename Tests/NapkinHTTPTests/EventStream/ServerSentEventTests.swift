@@ -13,10 +13,29 @@ import Testing
         let frame = EventFrame(event: "patch", data: Array("{\"a\":1}".utf8))
         #expect(String(decoding: frame.lines, as: UTF8.self) == "event: patch\ndata: {\"a\":1}\n\n")
         for id: UInt64 in [0, 9, 10, 41, 1_000_000, .max] {
-            #expect(String(decoding: frame.framed(id: id), as: UTF8.self) == "id: \(id)\n" + String(decoding: frame.lines, as: UTF8.self))
+            #expect(String(decoding: frame.numbered(id).bytes, as: UTF8.self) == "id: \(id)\n" + String(decoding: frame.lines, as: UTF8.self))
         }
         // The same framing as any event: line breaks in the data become data lines.
         #expect(EventFrame(event: nil, data: "a\r\nb\rc").lines == ServerSentEvent(data: "a\r\nb\rc").encodedBytes)
+    }
+
+    @Test("a numbered frame shares its lines, and copies out whole in any two pieces")
+    func numberedFrameSharesItsLines() {
+        let frame = EventFrame(event: "patch", data: "abc\ndef")
+        let numbered = frame.numbered(1234)
+        #expect(numbered.lines.withUnsafeBufferPointer(\.baseAddress) == frame.lines.withUnsafeBufferPointer(\.baseAddress))
+        let whole = numbered.bytes
+        #expect(whole == Array("id: 1234\n".utf8) + frame.lines)
+        #expect(numbered.byteCount == whole.count)
+        #expect(frame.bytes == frame.lines && frame.byteCount == frame.lines.count)
+        for split in 0...whole.count {
+            var out = [UInt8](repeating: 0, count: whole.count)
+            out.withUnsafeMutableBytes { raw in
+                numbered.copyBytes(from: 0, count: split, into: raw.baseAddress!)
+                numbered.copyBytes(from: split, count: whole.count - split, into: raw.baseAddress! + split)
+            }
+            #expect(out == whole, "split at \(split)")
+        }
     }
 
     @Test func parserRoundTripsAcrossArbitraryChunks() {

@@ -142,7 +142,7 @@ struct DrainingTests {
                 headers: ["Accept": "text/event-stream", "Cookie": "napkin_session=\(sessionID)"])
             let response = try await transport.send(request)
             #expect(response.status == .ok)
-            if case .channel(let stream) = response.body { stream.finish() }
+            if case .events(let stream) = response.body { stream.finish() }
             let brought = try #require(session.tab(id: tab))
             #expect(brought.currentPath.description.hasPrefix("/"))
             #expect(!brought.currentPath.description.hasPrefix("//"))

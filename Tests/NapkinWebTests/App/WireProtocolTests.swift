@@ -65,7 +65,7 @@ struct WireProtocolTests {
     @Test("a patch event is named as the script listens for it, and its data has the fields the script reads")
     @MainActor
     func patchEvent() throws {
-        let event = String(decoding: Patch(id: "f", html: "<p>x</p>").frame.framed(id: 7), as: UTF8.self)
+        let event = String(decoding: Patch(id: "f", html: "<p>x</p>").frame.numbered(7).bytes, as: UTF8.self)
         #expect(event.hasPrefix("id: 7\nevent: \(WireProtocol.Event.patch)\n"))
         typealias Keys = WireProtocol.PatchData.CodingKeys
         #expect(try Self.names("patch\\.([a-z]+)") == [Keys.id.stringValue, Keys.html.stringValue])

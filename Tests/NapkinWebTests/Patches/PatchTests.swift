@@ -70,7 +70,7 @@ struct PatchTests {
             let other = Patch(id: "n-2", html: html).frame
             #expect(first == second)
             #expect(other != first)
-            #expect(first.framed(id: 41) == Array("id: 41\n".utf8) + first.lines)
+            #expect(first.numbered(41).bytes == Array("id: 41\n".utf8) + first.lines)
         }
     }
 }
