@@ -51,6 +51,17 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         fields.append((name: name, value: value))
     }
 
+    /// Sets each of `fields`: fields already present under any of their
+    /// names are removed, then `fields` are appended in order. One pass,
+    /// for middleware that stamps the same few fields on every response.
+    public mutating func set(_ fields: [Element]) {
+        if self.fields.contains(where: { field in fields.contains { HTTPHeaders.same($0.name, field.name) } }) {
+            self.fields.removeAll { field in fields.contains { HTTPHeaders.same($0.name, field.name) } }
+        }
+        self.fields.reserveCapacity(self.fields.count + fields.count)
+        self.fields += fields
+    }
+
     /// Removes every field named `name`.
     public mutating func remove(name: String) {
         fields.removeAll { HTTPHeaders.same($0.name, name) }
@@ -71,11 +82,17 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     }
 
     /// Byte-for-byte equality (`==` on strings also equates canonically
-    /// equivalent spellings, which are different bytes on the wire).
+    /// equivalent spellings, which are different bytes on the wire). Two
+    /// copies of one string (a file's cached headers, a middleware's
+    /// constant) share their storage and are not compared byte by byte.
     static func identical(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
-        var a = a, b = b
-        return a.withUTF8 { x in b.withUTF8 { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
+        let compared = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                x.baseAddress == y.baseAddress || x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0
+            }
+        }
+        return (compared ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
 
     /// The number of fields.
@@ -89,7 +106,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// ASCII case-insensitive comparison without allocating lowercased copies.
     static func same(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
-        var a = a, b = b
-        return a.withUTF8 { x in b.withUTF8 { y in ASCIIBytes.equalIgnoringCase(x, y) } }
+        let compared = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in ASCIIBytes.equalIgnoringCase(x, y) }
+        }
+        return (compared ?? nil) ?? a.utf8.elementsEqual(b.utf8) { ASCIIBytes.lowercased($0) == ASCIIBytes.lowercased($1) }
     }
 }

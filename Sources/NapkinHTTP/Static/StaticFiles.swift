@@ -129,15 +129,37 @@ public struct StaticFiles: HTTPResponder {
             previous = (previous.1, byte)
         }
         let decoded = request.parameters["*"] ?? request.path
+        return Self.plainRelativePath(decoded) ?? Self.relativePath(decoded)
+    }
+
+    /// `decoded`'s segments joined by `/`, empty ones dropped; nil for a
+    /// dot-segment or dot-file (".env", ".git"), a backslash or a NUL.
+    static func relativePath(_ decoded: String) -> String? {
         var relative = ""
         relative.reserveCapacity(decoded.utf8.count)
         for part in decoded.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
-            // Dot-segments and dot-files (".env", ".git") are never served.
             if part.first == UInt8(ascii: ".") || part.contains(UInt8(ascii: "\\")) || part.contains(0) { return nil }
             if !relative.isEmpty { relative += "/" }
             relative += Substring(part)
         }
         return relative.isEmpty ? nil : relative
+    }
+
+    /// ``relativePath(_:)`` for the usual request without splitting: when
+    /// `decoded` has no empty, dot or dot-file segment, no backslash and no
+    /// NUL, it is `decoded` without its leading `/`. Anything else is nil.
+    static func plainRelativePath(_ decoded: String) -> String? {
+        let slash = UInt8(ascii: "/")
+        let path = decoded.utf8.first == slash ? decoded.utf8.dropFirst() : decoded.utf8[...]
+        var previous = slash
+        for byte in path {
+            if byte == 0 || byte == UInt8(ascii: "\\") { return nil }
+            if previous == slash, byte == slash || byte == UInt8(ascii: ".") { return nil }
+            previous = byte
+        }
+        // Empty, or ending in a slash.
+        guard previous != slash else { return nil }
+        return String(Substring(path))
     }
 }
 

@@ -8,18 +8,23 @@ import NapkinHTTP
 /// never one. libmicrohttpd keeps a copy of every header for as long as the
 /// stream is open, so each live tab would carry them for nothing.
 struct SecurityHeaders: Middleware {
-    let contentSecurityPolicy: String
+    /// What every response gets.
+    private let documentFields: [HTTPHeaders.Element]
+    /// What an event stream gets.
+    private static let streamFields: [HTTPHeaders.Element] = [("X-Content-Type-Options", "nosniff")]
+
+    init(contentSecurityPolicy: String) {
+        documentFields = Self.streamFields + [
+            ("Content-Security-Policy", contentSecurityPolicy), ("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY"),
+        ]
+    }
 
     func answer(_ request: Request, next: @escaping NextResponder) -> Answer {
-        let policy = contentSecurityPolicy
+        let fields = documentFields
         return next(request).finished { outcome in
             outcome.map { response in
                 var response = response
-                response.headers["X-Content-Type-Options"] = "nosniff"
-                guard !Self.isEventStream(response) else { return response }
-                response.headers["Content-Security-Policy"] = policy
-                response.headers["Referrer-Policy"] = "same-origin"
-                response.headers["X-Frame-Options"] = "DENY"
+                response.headers.set(Self.isEventStream(response) ? Self.streamFields : fields)
                 return response
             }
         }

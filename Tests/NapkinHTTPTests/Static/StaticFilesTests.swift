@@ -4,6 +4,26 @@ import Testing
 @testable import NapkinHTTP
 
 @Suite(.timeLimit(.minutes(1))) struct StaticFilesTests {
+    @Test("the plain-path shortcut agrees with splitting on every short path of slashes, dots, backslashes and NULs")
+    func plainRelativePathAgrees() {
+        let alphabet = ["a", "/", ".", "\\", "\0", "é"]
+        var paths = [""]
+        var checked = 0
+        for _ in 0..<6 {
+            paths = paths.flatMap { path in alphabet.map { path + $0 } }
+            for path in paths {
+                let general = StaticFiles.relativePath(path)
+                if let plain = StaticFiles.plainRelativePath(path) {
+                    #expect(plain == general, "\(path.debugDescription)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 1000)
+        #expect(StaticFiles.plainRelativePath("/favicon.svg") == "favicon.svg")
+        #expect(StaticFiles.plainRelativePath("/css/site.css") == "css/site.css")
+    }
+
     /// A fresh Public-like directory, with a secret next to it and a symlink pointing out.
     static func makeRoot() throws -> (root: String, outside: String) {
         let base = NSTemporaryDirectory() + "napkin-static-\(UUID().uuidString)"
