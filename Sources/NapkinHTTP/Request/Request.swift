@@ -62,9 +62,14 @@ public struct Request: Sendable {
 
     /// A request from already-decoded parts.
     public init(method: HTTPMethod, path: String, query: [String: String] = [:], headers: HTTPHeaders = [:], body: [UInt8] = [], peer: String? = nil) {
+        self.init(method: method, path: path, rawPath: path, query: query, headers: headers, body: body, peer: peer)
+    }
+
+    /// A request as the server parsed it: `rawPath` is the path as sent.
+    init(method: HTTPMethod, path: String, rawPath: String, query: [String: String], headers: HTTPHeaders, body: [UInt8], peer: String?) {
         self.method = method
         self.path = path
-        self.rawPath = path
+        self.rawPath = rawPath
         self.query = query
         self.headers = headers
         self.body = body

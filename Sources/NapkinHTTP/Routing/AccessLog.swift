@@ -88,11 +88,12 @@ public struct AccessLog: Middleware {
     /// is a static file's.
     private func finish(_ outcome: Result<Response, any Error>, _ line: Line) -> Result<Response, any Error> {
         switch outcome {
-        case .success(var response):
+        case .success(let response):
             log(line, status: response.status.code, bytes: response.byteCount)
             guard let id = line.id, !response.isStaticFile else { return outcome }
-            response.headers[RequestIDs.header] = id
-            return .success(response)
+            var stamped = response
+            stamped.headers[RequestIDs.header] = id
+            return .success(stamped)
         case .failure(let error as HTTPError):
             log(line, status: error.status.code, bytes: error.message.utf8.count)
         case .failure:

@@ -18,11 +18,16 @@ public struct ErrorMiddleware: Middleware {
     /// Passes the request on, and turns an error thrown inward into its
     /// response: an ``HTTPError``'s status and message, or a bare `500`.
     public func answer(_ request: Request, next: @escaping NextResponder) -> Answer {
-        let (log, format) = (log, format)
-        return next(request).finished { outcome in
-            guard case .failure(let error) = outcome else { return outcome }
-            return .success(ErrorMiddleware.response(for: error, request: request, log: log, format: format))
-        }
+        let answer = next(request)
+        // An answer at hand is finished now, with no closure to allocate
+        // and the request not copied into one.
+        if case .immediate(let outcome) = answer { return .immediate(finish(outcome, request)) }
+        return answer.finished { [self] outcome in finish(outcome, request) }
+    }
+
+    private func finish(_ outcome: Result<Response, any Error>, _ request: Request) -> Result<Response, any Error> {
+        guard case .failure(let error) = outcome else { return outcome }
+        return .success(ErrorMiddleware.response(for: error, request: request, log: log, format: format))
     }
 
     static func response(for error: any Error, request: Request, log: (String) -> Void, format: AccessLog.Format = .text) -> Response {

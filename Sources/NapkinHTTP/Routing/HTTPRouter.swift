@@ -19,7 +19,7 @@ public struct HTTPRouter: HTTPResponder {
     private var routes: [Route] = []
     private var middleware: [any Middleware] = []
     private var fallbackResponder: (any HTTPResponder)?
-    private var fastResponder: (@Sendable (Request) -> Response?)?
+    private var fastResponder: FastResponder?
     /// Paths answered ahead of the middleware (``probe(_:_:)``).
     private var probes: [(path: String, answer: @Sendable (Request) -> Response)] = []
     private var metrics: RequestMetrics?
@@ -141,7 +141,7 @@ public struct HTTPRouter: HTTPResponder {
     /// for paths whose first component names no route. Its answers are
     /// immediate, finished by the middleware like any other.
     public mutating func fastPath(_ responder: @escaping @Sendable (Request) -> Response?) {
-        fastResponder = responder
+        fastResponder = FastResponder(respond: responder)
         rebuild()
     }
 
@@ -177,7 +177,7 @@ public struct HTTPRouter: HTTPResponder {
                 if measured { RouteChoice.choose(RouteChoice.server) }
                 return .now(answer)
             }
-            if let fast, let response = fast(request) {
+            if let fast, let response = fast.respond(request) {
                 if measured { RouteChoice.choose(RouteChoice.staticFiles) }
                 return .now(response)
             }
@@ -238,7 +238,7 @@ public struct HTTPRouter: HTTPResponder {
 
 
     /// `responder`, tried only for GET/HEAD paths whose first component no route claims.
-    private static func guarded(_ responder: @escaping @Sendable (Request) -> Response?, routes: [Route]) -> (@Sendable (Request) -> Response?)? {
+    private static func guarded(_ responder: FastResponder, routes: [Route]) -> FastResponder? {
         var claimed: [[UInt8]] = []
         for route in routes {
             switch route.pattern.segments.first {
@@ -247,7 +247,7 @@ public struct HTTPRouter: HTTPResponder {
             case nil: continue
             }
         }
-        return { [claimed] request in
+        return FastResponder { [claimed] request in
             guard request.method == .get || request.method == .head else { return nil }
             let path = request.path.utf8
             var start = path.startIndex
@@ -255,8 +255,15 @@ public struct HTTPRouter: HTTPResponder {
             let end = path[start...].firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex
             let first = path[start..<end]
             if claimed.contains(where: { first.elementsEqual($0) }) { return nil }
-            return responder(request)
+            return responder.respond(request)
         }
+    }
+
+    /// A responder tried ahead of the routes (``fastPath(_:)``), kept in a
+    /// struct: a closure kept in an `Optional` is stored in its most general
+    /// form, and each call would go through thunks that copy the request.
+    private struct FastResponder: Sendable {
+        let respond: @Sendable (Request) -> Response?
     }
 
     /// What a request's method and path select among `routes`.

@@ -380,9 +380,7 @@ enum Callbacks {
                 String(decoding: $0, as: UTF8.self)
             }
         }
-        var request = Request(method: method, path: path, query: query, headers: headers, body: body, peer: peer)
-        request.rawPath = raw
-        return request
+        return Request(method: method, path: path, rawPath: raw, query: query, headers: headers, body: body, peer: peer)
     }
 }
 

@@ -20,14 +20,16 @@ struct SecurityHeaders: Middleware {
     }
 
     func answer(_ request: Request, next: @escaping NextResponder) -> Answer {
-        let fields = documentFields
-        return next(request).finished { outcome in
-            outcome.map { response in
-                var response = response
-                response.headers.set(Self.isEventStream(response) ? Self.streamFields : fields)
-                return response
-            }
-        }
+        let answer = next(request)
+        // An answer at hand is finished now, with no closure to allocate.
+        if case .immediate(let outcome) = answer { return .immediate(outcome.map(stamp)) }
+        return answer.finished { [self] outcome in outcome.map(stamp) }
+    }
+
+    private func stamp(_ response: Response) -> Response {
+        var response = response
+        response.headers.set(Self.isEventStream(response) ? Self.streamFields : documentFields)
+        return response
     }
 
     static func isEventStream(_ response: Response) -> Bool {
