@@ -58,6 +58,10 @@ public struct Response: Sendable {
     /// every request for it, so the server can keep it built once, and
     /// ``AccessLog`` adds no per-request header to it.
     package var isStaticFile = false
+    /// A header belongs to this one request (``AccessLog`` stamped its id),
+    /// so the server does not look for the answer among those it keeps
+    /// built (`ResponseCache`): it could never be found there again.
+    package var isForOneRequest = false
 
     /// A response; every part defaults to an empty `200 OK`.
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: ResponseBody = .bytes([])) {

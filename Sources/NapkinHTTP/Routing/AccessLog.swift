@@ -93,6 +93,7 @@ public struct AccessLog: Middleware {
             guard let id = line.id, !response.isStaticFile else { return outcome }
             var stamped = response
             stamped.headers[RequestIDs.header] = id
+            stamped.isForOneRequest = true
             return .success(stamped)
         case .failure(let error as HTTPError):
             log(line, status: error.status.code, bytes: error.message.utf8.count)

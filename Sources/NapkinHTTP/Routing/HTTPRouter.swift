@@ -249,11 +249,7 @@ public struct HTTPRouter: HTTPResponder {
         }
         return FastResponder { [claimed] request in
             guard request.method == .get || request.method == .head else { return nil }
-            let path = request.path.utf8
-            var start = path.startIndex
-            while start < path.endIndex, path[start] == UInt8(ascii: "/") { start = path.index(after: start) }
-            let end = path[start...].firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex
-            let first = path[start..<end]
+            let first = RoutePattern.firstComponent(of: request.path)
             if claimed.contains(where: { first.elementsEqual($0) }) { return nil }
             return responder.respond(request)
         }
@@ -268,9 +264,9 @@ public struct HTTPRouter: HTTPResponder {
 
     /// What a request's method and path select among `routes`.
     private enum Selection {
-        /// `route` (the `index`th), given `request` with the route's
-        /// parameters; for a `HEAD` served by a `GET` route, `dropsBody`.
-        case route(Route, index: Int, Request, dropsBody: Bool)
+        /// `route` (the `index`th) with the `parameters` its pattern
+        /// captured; for a `HEAD` served by a `GET` route, `dropsBody`.
+        case route(Route, index: Int, parameters: [String: String], dropsBody: Bool)
         /// Routes match the path under other methods only: a `405`, counted
         /// under the first of them (the `index`th route).
         case notAllowed([HTTPMethod], index: Int)
@@ -284,10 +280,12 @@ public struct HTTPRouter: HTTPResponder {
         var allowed: [HTTPMethod] = []
         var firstAllowed = 0
         var getMatch: (Route, Int, [String: String])?
+        let first = RoutePattern.firstComponent(of: request.path)
         for (index, route) in routes.enumerated() {
+            if let literal = route.pattern.firstLiteral, !first.elementsEqual(literal) { continue }
             guard let parameters = route.pattern.match(path: request.path) else { continue }
             if route.method == request.method {
-                return .route(route, index: index, with(parameters, request), dropsBody: false)
+                return .route(route, index: index, parameters: parameters, dropsBody: false)
             }
             if request.method == .head, route.method == .get, getMatch == nil {
                 getMatch = (route, index, parameters)
@@ -296,7 +294,7 @@ public struct HTTPRouter: HTTPResponder {
             allowed.append(route.method)
         }
         if let (route, index, parameters) = getMatch {
-            return .route(route, index: index, with(parameters, request), dropsBody: true)
+            return .route(route, index: index, parameters: parameters, dropsBody: true)
         }
         return allowed.isEmpty ? .unclaimed : .notAllowed(allowed, index: firstAllowed)
     }
@@ -305,9 +303,9 @@ public struct HTTPRouter: HTTPResponder {
     /// when `measured`, which it was is noted (``RouteChoice``).
     private static func dispatch(_ request: Request, routes: [Route], fallback: (any HTTPResponder)?, measured: Bool) -> Answer {
         switch select(request, routes: routes) {
-        case .route(let route, let index, let request, let dropsBody):
+        case .route(let route, let index, let parameters, let dropsBody):
             if measured { RouteChoice.choose(index) }
-            let answer = route.answer(request)
+            let answer = route.answer(with(parameters, request))
             return dropsBody ? answer.finished { $0.map(dropBody) } : answer
         case .unclaimed:
             guard let fallback else {

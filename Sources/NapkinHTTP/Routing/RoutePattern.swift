@@ -7,6 +7,9 @@ struct RoutePattern: Sendable {
     }
 
     let segments: [Segment]
+    /// The first segment's bytes when it is a literal: a path whose first
+    /// component differs is refused without ``match(path:)``.
+    let firstLiteral: [UInt8]?
 
     init(_ pattern: String) {
         var segments: [Segment] = []
@@ -21,6 +24,17 @@ struct RoutePattern: Sendable {
             }
         }
         self.segments = segments
+        if case .literal(let text) = segments.first { firstLiteral = Array(text.utf8) } else { firstLiteral = nil }
+    }
+
+    /// The first component of `path` (leading `/`s skipped, up to the next
+    /// `/`), as ``match(path:)`` reads it; empty when there is none.
+    static func firstComponent(of path: String) -> Substring.UTF8View {
+        let utf8 = path.utf8
+        var start = utf8.startIndex
+        while start < utf8.endIndex, utf8[start] == UInt8(ascii: "/") { start = utf8.index(after: start) }
+        let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+        return utf8[start..<end]
     }
 
     /// Matches a path's components (split at the `/` byte, empty ones

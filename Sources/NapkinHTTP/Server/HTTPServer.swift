@@ -58,6 +58,11 @@ public final class HTTPServer: Sendable {
         running.withLock { $0.core?.streamedBodyCount ?? 0 }
     }
 
+    /// Answers the server keeps built to send again (``ResponseCache``).
+    var keptResponseCount: Int {
+        running.withLock { $0.core?.responses.count ?? 0 }
+    }
+
     /// Connections open right now (0 before ``start()`` or after ``shutdown()``).
     var openConnectionCount: Int {
         running.withLock { $0.core?.openConnections.load(ordering: .relaxed) ?? 0 }

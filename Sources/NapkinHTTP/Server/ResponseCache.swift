@@ -58,6 +58,11 @@ final class ResponseCache: Sendable {
         }
     }
 
+    /// How many answers the table holds.
+    var count: Int {
+        slots.withLock { $0.count { $0 != nil } }
+    }
+
     private static func address(of body: [UInt8]) -> UInt {
         body.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
     }

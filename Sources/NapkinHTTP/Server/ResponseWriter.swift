@@ -16,8 +16,9 @@ enum ResponseWriter {
         case .bytes(let bytes):
             // The same answer again (a cached file, JSON encoded once per change):
             // the response libmicrohttpd already has. Not while stopping, when
-            // every answer says `Connection: close`.
-            if !isHead, !core.stopping.load(ordering: .relaxed),
+            // every answer says `Connection: close`, nor for an answer with a
+            // header of its request's own.
+            if !isHead, !response.isForOneRequest, !core.stopping.load(ordering: .relaxed),
                core.responses.queue(status: response.status.code, headers: response.headers, body: bytes, on: connection) {
                 return
             }

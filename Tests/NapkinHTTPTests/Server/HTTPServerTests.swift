@@ -204,6 +204,39 @@ import Testing
     }
 }
 
+extension ResponseCacheTests {
+    /// A body answered with each request's own id is never found again: it
+    /// is sent without being kept, and takes no kept answer's place.
+    @Test func anAnswerWithItsRequestsIDIsNotKept() async throws {
+        let shared: [UInt8] = Array("the same bytes".utf8)
+        var router = HTTPRouter()
+        router.use(AccessLog(sink: { _ in }, requestIDs: .made))
+        router.get("/same") { _ in Response(body: .bytes(shared)) }
+        router.fastPath { request in
+            guard request.path == "/file" else { return nil }
+            var response = Response(body: .bytes(shared))
+            response.isStaticFile = true
+            return response
+        }
+        try await withServer(router) { server in
+            var ids: Set<String> = []
+            for _ in 0..<3 {
+                let reply = try await fetch(server.port, "/same")
+                #expect(reply.text == "the same bytes")
+                ids.insert(try #require(reply.header(RequestIDs.header)))
+            }
+            #expect(ids.count == 3)
+            #expect(server.keptResponseCount == 0)
+            for _ in 0..<2 {
+                let reply = try await fetch(server.port, "/file")
+                #expect(reply.text == "the same bytes")
+                #expect(reply.header(RequestIDs.header) == nil)
+            }
+            #expect(server.keptResponseCount == 1)
+        }
+    }
+}
+
 /// Answers `/main/...` with main-actor work, and every other path with a
 /// task answering "chain".
 private struct MainActorPages: HTTPResponder {
