@@ -202,9 +202,7 @@ import Testing
             #expect(head.header("Content-Length") == "6")
         }
     }
-}
 
-extension ResponseCacheTests {
     /// A body answered with each request's own id is never found again: it
     /// is sent without being kept, and takes no kept answer's place.
     @Test func anAnswerWithItsRequestsIDIsNotKept() async throws {
